@@ -1,0 +1,67 @@
+//! The command line: clap definitions that only parse, call the library and print. Every error reaches
+//! [`main`], which prints it and exits with code 2.
+
+mod bench;
+mod perft;
+mod rules;
+mod show;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::game::{AnyGame, Game};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "rebel-zero",
+    version,
+    about = "Self-play lab for the balance of hunt games and chess variants"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every ruleset with its options, defaults and sources.
+    Rules,
+    /// Count move sequences from a position (RULES.md 0.5): one line `perft K N` per depth.
+    Perft(perft::PerftArgs),
+    /// Draw a position as text and list its legal moves.
+    Show(show::ShowArgs),
+    /// Measure perft nodes/s and random playouts/s per ruleset, single thread.
+    Bench(bench::BenchArgs),
+}
+
+/// Runs the command line; errors become a message on stderr and exit code 2.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Rules => rules::run(),
+        Command::Perft(args) => perft::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Bench(args) => bench::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The ruleset a spec names.
+fn load_game(spec: &str) -> anyhow::Result<AnyGame> {
+    Ok(AnyGame::from_spec(spec)?)
+}
+
+/// The given position, or the start.
+fn load_position<G: Game>(game: &G, position: Option<&str>) -> anyhow::Result<G::State> {
+    match position {
+        Some(text) => Ok(game.parse_position(text)?),
+        None => Ok(game.start()),
+    }
+}

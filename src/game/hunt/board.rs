@@ -1,0 +1,399 @@
+//! The three hunt-game boards of RULES.md section 1 as point graphs: labels, links, and the tables move
+//! generation reads (neighbour by direction, opposite pairs, privy and exit masks).
+//!
+//! Points have doubled integer coordinates (the privy holes sit on half units). Every link is
+//! horizontal, vertical or at 45°, so a direction is the sign pair of a link's vector: eight compass
+//! directions. Two links leaving a point in opposite directions lie on one line (RULES.md 1).
+
+use std::sync::LazyLock;
+
+/// Compass directions, counter-clockwise from east. `(d + 4) % 8` is the opposite direction.
+pub const DIRECTIONS: [(i32, i32); 8] =
+    [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+pub const NORTH: usize = 2;
+pub const EAST: usize = 0;
+pub const WEST: usize = 4;
+
+#[inline]
+pub const fn opposite(direction: usize) -> usize {
+    (direction + 4) & 7
+}
+
+/// Which board a ruleset is played on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardKind {
+    /// 1.1: alquerque board with the four-hole privy (sixteen-rebels).
+    Chinese,
+    /// 1.2: alquerque board with the inverted triangle (juroku-musashi).
+    Japanese,
+    /// 1.3: 5 × 9 orthogonal board with the Hyde privy (twenty-six-rebels family).
+    Hyde,
+}
+
+pub struct Board {
+    pub kind: BoardKind,
+    pub labels: Vec<String>,
+    /// Doubled coordinates (2x, 2y).
+    pub coords: Vec<(i32, i32)>,
+    /// The neighbour in each direction, or `NONE`.
+    pub neighbour: Vec<[u8; 8]>,
+    /// Mask of all neighbours.
+    pub adjacent: Vec<u64>,
+    /// For each point, the masks of the pairs of points opposite each other across it, and the
+    /// direction (0..4) of the line each pair lies on.
+    pub pairs: Vec<Vec<(u64, usize)>>,
+    /// Points only the General may stand on.
+    pub privy: u64,
+    /// The privy's entrances (b5 c5 d5 or b9 c9 d9); empty on the Japanese board.
+    pub exits: u64,
+    /// The privy's apex, if the board has one that matters to a ruleset.
+    pub apex: Option<u8>,
+    /// Rank 1.
+    pub bottom_row: u64,
+    /// Points in label order (file letter, then rank number).
+    pub label_order: Vec<u8>,
+    /// Cell of each point in the encoding grid.
+    pub cells: Vec<(usize, usize)>,
+    pub grid: (usize, usize),
+    /// Text drawing: `@` marks points in reading order (top row first, left to right).
+    template: &'static str,
+}
+
+pub const NONE: u8 = u8::MAX;
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Board({:?})", self.kind)
+    }
+}
+
+impl Board {
+    pub fn get(kind: BoardKind) -> &'static Board {
+        static CHINESE: LazyLock<Board> = LazyLock::new(|| Board::build(BoardKind::Chinese));
+        static JAPANESE: LazyLock<Board> = LazyLock::new(|| Board::build(BoardKind::Japanese));
+        static HYDE: LazyLock<Board> = LazyLock::new(|| Board::build(BoardKind::Hyde));
+        match kind {
+            BoardKind::Chinese => &CHINESE,
+            BoardKind::Japanese => &JAPANESE,
+            BoardKind::Hyde => &HYDE,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// The point with this label.
+    pub fn point(&self, label: &str) -> Option<u8> {
+        self.labels.iter().position(|l| l == label).map(|p| p as u8)
+    }
+
+    pub fn label(&self, point: u8) -> &str {
+        &self.labels[point as usize]
+    }
+
+    /// A mask's points as labels in label order.
+    pub fn labels_of(&self, mask: u64) -> Vec<&str> {
+        self.label_order.iter().filter(|&&p| mask >> p & 1 == 1).map(|&p| self.label(p)).collect()
+    }
+
+    /// The direction from `from` to its neighbour `to`.
+    pub fn direction(&self, from: u8, to: u8) -> Option<usize> {
+        self.neighbour[from as usize].iter().position(|&n| n == to)
+    }
+
+    /// Draws the board with `glyph(point)` at every point and rank labels down the left.
+    pub fn draw(&self, glyph: impl Fn(u8) -> char) -> String {
+        let mut reading: Vec<u8> = (0..self.len() as u8).collect();
+        reading.sort_by_key(|&p| (-self.coords[p as usize].1, self.coords[p as usize].0));
+        let mut points = reading.into_iter();
+        let mut out = String::new();
+        for line in self.template.lines() {
+            for ch in line.chars() {
+                out.push(if ch == '@' { glyph(points.next().expect("template matches board")) } else { ch });
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn build(kind: BoardKind) -> Board {
+        let ranks = if kind == BoardKind::Hyde { 9 } else { 5 };
+        let mut labels = Vec::new();
+        let mut coords = Vec::new();
+        for y in 0..ranks {
+            for x in 0..5 {
+                labels.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
+                coords.push((2 * x, 2 * y));
+            }
+        }
+        let mut links: Vec<(String, String)> = Vec::new();
+        let main = |x: i32, y: i32| format!("{}{}", (b'a' + x as u8) as char, y + 1);
+        for y in 0..ranks {
+            for x in 0..5 {
+                if x + 1 < 5 {
+                    links.push((main(x, y), main(x + 1, y)));
+                }
+                if y + 1 < ranks {
+                    links.push((main(x, y), main(x, y + 1)));
+                }
+                // Alquerque diagonals leave only the points with x + y even.
+                if kind != BoardKind::Hyde && (x + y) % 2 == 0 && y + 1 < ranks {
+                    if x + 1 < 5 {
+                        links.push((main(x, y), main(x + 1, y + 1)));
+                    }
+                    if x >= 1 {
+                        links.push((main(x, y), main(x - 1, y + 1)));
+                    }
+                }
+            }
+        }
+        let privy = match kind {
+            BoardKind::Chinese => &CHINESE_PRIVY,
+            BoardKind::Japanese => &JAPANESE_PRIVY,
+            BoardKind::Hyde => &HYDE_PRIVY,
+        };
+        let (extra, extra_links, template) = (privy.points, privy.links, privy.template);
+        let main_points = labels.len();
+        for &(label, x2, y2) in extra {
+            labels.push(label.to_string());
+            coords.push((x2, y2));
+        }
+        links.extend(extra_links.iter().map(|(a, b)| (a.to_string(), b.to_string())));
+        assert!(labels.len() <= 64, "a board must fit a u64 mask");
+
+        let index = |l: &str| labels.iter().position(|x| x == l).expect("link names a point") as u8;
+        let n = labels.len();
+        let mut neighbour = vec![[NONE; 8]; n];
+        for (a, b) in &links {
+            let (a, b) = (index(a), index(b));
+            let (ax, ay) = coords[a as usize];
+            let (bx, by) = coords[b as usize];
+            let d = DIRECTIONS
+                .iter()
+                .position(|&(dx, dy)| dx == (bx - ax).signum() && dy == (by - ay).signum())
+                .expect("a link has a compass direction");
+            assert_eq!(
+                neighbour[a as usize][d], NONE,
+                "two links leave {} in one direction",
+                labels[a as usize]
+            );
+            neighbour[a as usize][d] = b;
+            neighbour[b as usize][opposite(d)] = a;
+        }
+        let adjacent = neighbour
+            .iter()
+            .map(|ns| ns.iter().filter(|&&q| q != NONE).fold(0, |m, &q| m | 1 << q))
+            .collect();
+        let pairs = neighbour
+            .iter()
+            .map(|ns| {
+                (0..4)
+                    .filter(|&d| ns[d] != NONE && ns[opposite(d)] != NONE)
+                    .map(|d| ((1u64 << ns[d]) | (1u64 << ns[opposite(d)]), d))
+                    .collect()
+            })
+            .collect();
+        let privy_mask = (main_points..n).fold(0u64, |m, p| m | 1 << p);
+        let exits = if kind == BoardKind::Japanese {
+            0
+        } else {
+            let top = ranks;
+            ["b", "c", "d"].iter().fold(0u64, |m, f| m | 1 << index(&format!("{f}{top}")))
+        };
+        let bottom_row = (0..5).fold(0u64, |m, p| m | 1 << p);
+        let mut label_order: Vec<u8> = (0..n as u8).collect();
+        label_order.sort_by_key(|&p| {
+            let label = &labels[p as usize];
+            (label.as_bytes()[0], label[1..].parse::<u32>().expect("ranks are numbers"))
+        });
+        // Grid cells by label: file → column, rank → row, so the privy holes get rows of their own.
+        let cells = labels
+            .iter()
+            .map(|l| {
+                ((l.as_bytes()[0] - b'a') as usize, l[1..].parse::<usize>().expect("ranks are numbers") - 1)
+            })
+            .collect();
+        let grid = (5, ranks as usize + 2);
+        Board {
+            kind,
+            apex: privy.apex.map(index),
+            labels,
+            coords,
+            neighbour,
+            adjacent,
+            pairs,
+            privy: privy_mask,
+            exits,
+            bottom_row,
+            label_order,
+            cells,
+            grid,
+            template,
+        }
+    }
+}
+
+/// The points beyond the 5-wide main board (doubled coordinates), their links and the drawing.
+struct Privy {
+    points: &'static [(&'static str, i32, i32)],
+    links: &'static [(&'static str, &'static str)],
+    apex: Option<&'static str>,
+    template: &'static str,
+}
+
+const CHINESE_PRIVY: Privy = Privy {
+    points: &[("b6", 3, 9), ("c6", 4, 9), ("d6", 5, 9), ("c7", 4, 10)],
+    links: &[
+        ("b5", "b6"),
+        ("c5", "c6"),
+        ("d5", "d6"),
+        ("b6", "c6"),
+        ("c6", "d6"),
+        ("b6", "c7"),
+        ("c6", "c7"),
+        ("d6", "c7"),
+    ],
+    apex: Some("c7"),
+    template: CHINESE_TEMPLATE,
+};
+
+const JAPANESE_PRIVY: Privy = Privy {
+    points: &[("b6", 3, 9), ("c6", 4, 9), ("d6", 5, 9), ("b7", 2, 10), ("c7", 4, 10), ("d7", 6, 10)],
+    links: &[
+        ("c5", "b6"),
+        ("c5", "c6"),
+        ("c5", "d6"),
+        ("b6", "c6"),
+        ("c6", "d6"),
+        ("b6", "b7"),
+        ("c6", "c7"),
+        ("d6", "d7"),
+        ("b7", "c7"),
+        ("c7", "d7"),
+    ],
+    apex: None,
+    template: JAPANESE_TEMPLATE,
+};
+
+const HYDE_PRIVY: Privy = Privy {
+    points: &[("b10", 3, 17), ("c10", 4, 17), ("d10", 5, 17), ("c11", 4, 18)],
+    links: &[("b9", "b10"), ("b10", "c11"), ("c9", "c10"), ("c10", "c11"), ("d9", "d10"), ("d10", "c11")],
+    apex: Some("c11"),
+    template: HYDE_TEMPLATE,
+};
+
+const CHINESE_TEMPLATE: &str = r"
+ 7          @
+           /|\
+ 6        @-@-@
+         /  |  \
+ 5  @---@---@---@---@
+    | \ | / | \ | / |
+ 4  @---@---@---@---@
+    | / | \ | / | \ |
+ 3  @---@---@---@---@
+    | \ | / | \ | / |
+ 2  @---@---@---@---@
+    | / | \ | / | \ |
+ 1  @---@---@---@---@
+    a   b   c   d   e";
+
+const JAPANESE_TEMPLATE: &str = r"
+ 7      @---@---@
+         \  |  /
+ 6        @-@-@
+           \|/
+ 5  @---@---@---@---@
+    | \ | / | \ | / |
+ 4  @---@---@---@---@
+    | / | \ | / | \ |
+ 3  @---@---@---@---@
+    | \ | / | \ | / |
+ 2  @---@---@---@---@
+    | / | \ | / | \ |
+ 1  @---@---@---@---@
+    a   b   c   d   e";
+
+const HYDE_TEMPLATE: &str = r"
+11          @
+           /|\
+10        @ @ @
+         /  |  \
+ 9  @---@---@---@---@
+    |   |   |   |   |
+ 8  @---@---@---@---@
+    |   |   |   |   |
+ 7  @---@---@---@---@
+    |   |   |   |   |
+ 6  @---@---@---@---@
+    |   |   |   |   |
+ 5  @---@---@---@---@
+    |   |   |   |   |
+ 4  @---@---@---@---@
+    |   |   |   |   |
+ 3  @---@---@---@---@
+    |   |   |   |   |
+ 2  @---@---@---@---@
+    |   |   |   |   |
+ 1  @---@---@---@---@
+    a   b   c   d   e";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_have_the_points_and_links_of_rules_section_1() {
+        let chinese = Board::get(BoardKind::Chinese);
+        assert_eq!(chinese.len(), 29);
+        let p = |l: &str| chinese.point(l).unwrap();
+        // c3 is an alquerque crossing with eight neighbours; b3 has only four.
+        assert_eq!(chinese.adjacent[p("c3") as usize].count_ones(), 8);
+        assert_eq!(chinese.adjacent[p("b3") as usize].count_ones(), 4);
+        // The privy: b6 touches b5, c6 and the apex.
+        let b6: Vec<&str> = chinese.labels_of(chinese.adjacent[p("b6") as usize]);
+        assert_eq!(b6, vec!["b5", "c6", "c7"]);
+        // b5-b6-c7 is one line; c5-c6-c7 is the c-file continued.
+        assert_eq!(chinese.pairs[p("b6") as usize].len(), 1);
+        assert_eq!(
+            chinese.labels_of(chinese.pairs[p("c6") as usize].iter().fold(0, |m, x| m | x.0)),
+            vec!["b6", "c5", "c7", "d6"]
+        );
+
+        let hyde = Board::get(BoardKind::Hyde);
+        assert_eq!(hyde.len(), 49);
+        let h = |l: &str| hyde.point(l).unwrap();
+        // No link along the privy's base (R3).
+        assert_eq!(hyde.labels_of(hyde.adjacent[h("c10") as usize]), vec!["c9", "c11"]);
+        assert_eq!(hyde.labels_of(hyde.exits), vec!["b9", "c9", "d9"]);
+
+        let japanese = Board::get(BoardKind::Japanese);
+        assert_eq!(japanese.len(), 31);
+        let j = |l: &str| japanese.point(l).unwrap();
+        assert_eq!(
+            japanese.labels_of(japanese.adjacent[j("c5") as usize]),
+            vec!["b4", "b5", "b6", "c4", "c6", "d4", "d5", "d6"]
+        );
+    }
+
+    #[test]
+    fn label_order_puts_rank_numbers_in_numeric_order() {
+        let hyde = Board::get(BoardKind::Hyde);
+        let mask = (1u64 << hyde.point("b9").unwrap()) | (1 << hyde.point("b10").unwrap());
+        assert_eq!(hyde.labels_of(mask), vec!["b9", "b10"]);
+    }
+
+    #[test]
+    fn drawings_place_every_point() {
+        for kind in [BoardKind::Chinese, BoardKind::Japanese, BoardKind::Hyde] {
+            let board = Board::get(kind);
+            let drawn = board.draw(|_| '@');
+            assert_eq!(drawn.matches('@').count(), board.len(), "{kind:?}");
+        }
+    }
+}

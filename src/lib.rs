@@ -1,0 +1,5 @@
+//! rebel-zero: a self-play lab that measures the balance of historical hunt games and Betza's chess
+//! variants. Layers, lowest first (each uses only those before it): `game` → `cli`. See README.md.
+
+pub mod cli;
+pub mod game;
