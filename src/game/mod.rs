@@ -11,6 +11,7 @@ pub mod perft;
 pub mod playout;
 pub mod registry;
 pub mod spec;
+pub mod testkit;
 
 use std::fmt::Debug;
 
@@ -244,6 +245,20 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The result decided by the ruleset's own win and loss rules (RULES.md 0.3 step 1), without
     /// looking at whether the player to move has a legal move.
     fn immediate_result(&self, state: &Self::State) -> Option<Outcome>;
+
+    /// A uniformly random legal move, or `None` when there is none (random playouts). The default
+    /// generates every move into `scratch` and picks one; a game may sample faster without the list.
+    #[inline]
+    fn sample_move<R: rand::Rng>(
+        &self,
+        state: &Self::State,
+        rng: &mut R,
+        scratch: &mut Self::Moves,
+    ) -> Option<Self::Move> {
+        use rand::RngExt;
+        self.legal_moves(state, scratch);
+        (!scratch.is_empty()).then(|| scratch[rng.random_range(0..scratch.len())])
+    }
 
     /// The result when the player to move has no legal move (0.3 step 2): that player loses, except in
     /// chess, where it is checkmate or stalemate.

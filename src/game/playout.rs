@@ -1,10 +1,10 @@
 //! Uniformly random playouts to the end of the game, with every ending rule, allocation-free once warm.
 //! The classic UCT rollout and the playouts-per-second benchmark both use it.
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 
-use super::history::{RepetitionTracker, judge};
-use super::{Game, Outcome};
+use super::history::RepetitionTracker;
+use super::{Game, Outcome, Reason};
 
 /// Buffers a playout reuses so that it never allocates once warm.
 #[derive(Clone, Debug)]
@@ -38,10 +38,22 @@ pub fn random_playout<G: Game, R: Rng>(
     scratch.repetition.reset(game.position_hash(&state));
     let mut repeated = false;
     loop {
-        if let Some(outcome) = judge(game, &state, plies, repeated, &mut scratch.moves) {
+        // The ending rules in the order of RULES.md 0.3 and 0.4, as `history::judge` applies them.
+        if let Some(outcome) = game.immediate_result(&state) {
             return (outcome, plies - start);
         }
-        let mv = scratch.moves[rng.random_range(0..scratch.moves.len())];
+        let Some(mv) = game.sample_move(&state, rng, &mut scratch.moves) else {
+            return (game.no_moves_result(&state), plies - start);
+        };
+        if let Some(reason) = game.rule_draw(&state) {
+            return (Outcome::draw(reason), plies - start);
+        }
+        if repeated {
+            return (Outcome::draw(Reason::Repetition), plies - start);
+        }
+        if plies >= game.max_plies() {
+            return (Outcome::draw(Reason::Cap), plies - start);
+        }
         let irreversible = game.is_irreversible(&state, mv);
         game.apply(&mut state, mv);
         plies += 1;

@@ -35,13 +35,16 @@ pub struct Board {
     pub labels: Vec<String>,
     /// Doubled coordinates (2x, 2y).
     pub coords: Vec<(i32, i32)>,
-    /// The neighbour in each direction, or `NONE`.
-    pub neighbour: Vec<[u8; 8]>,
+    /// The neighbour in each direction, or `NONE`. Tables have 64 rows, one per possible point, so
+    /// that indexing with `p & 63` needs no bounds check in the hot loops.
+    pub neighbour: [[u8; 8]; 64],
     /// Mask of all neighbours.
-    pub adjacent: Vec<u64>,
-    /// For each point, the masks of the pairs of points opposite each other across it, and the
-    /// direction (0..4) of the line each pair lies on.
-    pub pairs: Vec<Vec<(u64, usize)>>,
+    pub adjacent: [u64; 64],
+    /// Bit d set when the point has a neighbour in direction d.
+    pub directions: [u8; 64],
+    /// For each point and line direction d (0..4), the mask of the two points opposite each other
+    /// across it along that line, or 0 where the line ends at the point.
+    pub pairs: [[u64; 4]; 64],
     /// Points only the General may stand on.
     pub privy: u64,
     /// The privy's entrances (b5 c5 d5 or b9 c9 d9); empty on the Japanese board.
@@ -99,6 +102,12 @@ impl Board {
     /// A mask's points as labels in label order.
     pub fn labels_of(&self, mask: u64) -> Vec<&str> {
         self.label_order.iter().filter(|&&p| mask >> p & 1 == 1).map(|&p| self.label(p)).collect()
+    }
+
+    /// The neighbour of `p` in direction `d`, or `NONE`.
+    #[inline(always)]
+    pub fn next(&self, p: u8, d: usize) -> u8 {
+        self.neighbour[p as usize & 63][d & 7]
     }
 
     /// The direction from `from` to its neighbour `to`.
@@ -168,7 +177,7 @@ impl Board {
 
         let index = |l: &str| labels.iter().position(|x| x == l).expect("link names a point") as u8;
         let n = labels.len();
-        let mut neighbour = vec![[NONE; 8]; n];
+        let mut neighbour = [[NONE; 8]; 64];
         for (a, b) in &links {
             let (a, b) = (index(a), index(b));
             let (ax, ay) = coords[a as usize];
@@ -185,19 +194,17 @@ impl Board {
             neighbour[a as usize][d] = b;
             neighbour[b as usize][opposite(d)] = a;
         }
-        let adjacent = neighbour
-            .iter()
-            .map(|ns| ns.iter().filter(|&&q| q != NONE).fold(0, |m, &q| m | 1 << q))
-            .collect();
-        let pairs = neighbour
-            .iter()
-            .map(|ns| {
-                (0..4)
-                    .filter(|&d| ns[d] != NONE && ns[opposite(d)] != NONE)
-                    .map(|d| ((1u64 << ns[d]) | (1u64 << ns[opposite(d)]), d))
-                    .collect()
+        let adjacent = neighbour.map(|ns| ns.iter().filter(|&&q| q != NONE).fold(0, |m, &q| m | 1 << q));
+        let directions = neighbour.map(|ns| (0..8).filter(|&d| ns[d] != NONE).fold(0u8, |m, d| m | 1 << d));
+        let pairs = neighbour.map(|ns| {
+            std::array::from_fn(|d| {
+                if ns[d] != NONE && ns[opposite(d)] != NONE {
+                    (1u64 << ns[d]) | (1u64 << ns[opposite(d)])
+                } else {
+                    0
+                }
             })
-            .collect();
+        });
         let privy_mask = (main_points..n).fold(0u64, |m, p| m | 1 << p);
         let exits = if kind == BoardKind::Japanese {
             0
@@ -226,6 +233,7 @@ impl Board {
             coords,
             neighbour,
             adjacent,
+            directions,
             pairs,
             privy: privy_mask,
             exits,
@@ -359,9 +367,9 @@ mod tests {
         let b6: Vec<&str> = chinese.labels_of(chinese.adjacent[p("b6") as usize]);
         assert_eq!(b6, vec!["b5", "c6", "c7"]);
         // b5-b6-c7 is one line; c5-c6-c7 is the c-file continued.
-        assert_eq!(chinese.pairs[p("b6") as usize].len(), 1);
+        assert_eq!(chinese.pairs[p("b6") as usize].iter().filter(|&&m| m != 0).count(), 1);
         assert_eq!(
-            chinese.labels_of(chinese.pairs[p("c6") as usize].iter().fold(0, |m, x| m | x.0)),
+            chinese.labels_of(chinese.pairs[p("c6") as usize].iter().fold(0, |m, x| m | x)),
             vec!["b6", "c5", "c7", "d6"]
         );
 

@@ -103,24 +103,28 @@ pub struct HuntGame {
     spec: String,
     pub rules: HuntRules,
     board: &'static Board,
-    /// Steps of a Rebel on each point (direction, target), privy and forbidden directions removed.
-    rebel_steps: Vec<arrayvec::ArrayVec<(u8, u8), 8>>,
+    /// Step targets of a Rebel on each point, privy and forbidden directions removed.
+    rebel_steps: [u64; 64],
+    /// The direction of each link `[from][to]`, for a move's action kind.
+    direction_of: Box<[[u8; 64]; 64]>,
 }
 
 impl HuntGame {
     pub fn new(spec: String, rules: HuntRules) -> HuntGame {
         let board = Board::get(rules.board);
-        let rebel_steps = (0..board.len())
-            .map(|p| {
-                let allowed = |d: usize| !rules.rebels_forward_only || d == NORTH || d == EAST || d == WEST;
-                (0..8)
-                    .filter(|&d| allowed(d))
-                    .map(|d| (d as u8, board.neighbour[p][d]))
-                    .filter(|&(_, q)| q != NONE && board.privy >> q & 1 == 0)
-                    .collect()
-            })
-            .collect();
-        HuntGame { spec, rules, board, rebel_steps }
+        let allowed = |d: usize| !rules.rebels_forward_only || d == NORTH || d == EAST || d == WEST;
+        let rebel_steps = board.neighbour.map(|ns| {
+            (0..8)
+                .filter(|&d| allowed(d) && ns[d] != NONE && board.privy >> ns[d] & 1 == 0)
+                .fold(0u64, |m, d| m | 1 << ns[d])
+        });
+        let mut direction_of = Box::new([[u8::MAX; 64]; 64]);
+        for (p, ns) in board.neighbour.iter().enumerate() {
+            for (d, &q) in ns.iter().enumerate().filter(|(_, q)| **q != NONE) {
+                direction_of[p][q as usize] = d as u8;
+            }
+        }
+        HuntGame { spec, rules, board, rebel_steps, direction_of }
     }
 
     pub fn board(&self) -> &'static Board {
@@ -130,26 +134,25 @@ impl HuntGame {
     fn general_moves(&self, s: &HuntState, out: &mut MoveList<HuntMove, MAX_HUNT_MOVES>) {
         let board = self.board;
         let g = s.general;
-        let gi = g as usize;
+        let gi = g as usize & 63;
         let occupied = s.rebels | 1 << g;
         let mut has_empty_neighbour = false;
-        for d in 0..8 {
-            let to = board.neighbour[gi][d];
-            if to == NONE {
-                continue;
-            }
+        let mut directions = board.directions[gi];
+        while directions != 0 {
+            let d = directions.trailing_zeros() as usize;
+            directions &= directions - 1;
+            let to = board.next(g, d);
             if occupied >> to & 1 == 0 {
                 has_empty_neighbour = true;
                 let mut captured = 0;
                 if self.rules.intervention {
-                    for &(pair, _) in &board.pairs[to as usize] {
-                        if s.rebels & pair == pair {
-                            captured |= pair;
-                        }
+                    // Branchless: an absent pair is mask 0, which "matches" and adds nothing.
+                    for pair in board.pairs[to as usize & 63] {
+                        captured |= pair & ((s.rebels & pair == pair) as u64).wrapping_neg();
                     }
                 }
                 if self.rules.deferred {
-                    let (a, b) = (board.neighbour[gi][(d + 2) & 7], board.neighbour[gi][(d + 6) & 7]);
+                    let (a, b) = (board.next(g, d + 2), board.next(g, d + 6));
                     if a != NONE && b != NONE {
                         let pair = (1u64 << a) | (1u64 << b);
                         if s.rebels & pair == pair {
@@ -159,7 +162,7 @@ impl HuntGame {
                 }
                 out.push(HuntMove { from: g, to, kind: d as u8, captured });
             } else if self.can_leap(d) {
-                let beyond = board.neighbour[to as usize][d];
+                let beyond = board.next(to, d);
                 if beyond != NONE && occupied >> beyond & 1 == 0 {
                     out.push(HuntMove { from: g, to: beyond, kind: LEAP_KIND + d as u8, captured: 1 << to });
                 }
@@ -171,8 +174,8 @@ impl HuntGame {
             StaticCapture::Always => true,
         };
         if static_allowed {
-            for &(pair, d) in &board.pairs[gi] {
-                if s.rebels & pair == pair {
+            for (d, pair) in board.pairs[gi].into_iter().enumerate() {
+                if pair != 0 && s.rebels & pair == pair {
                     out.push(HuntMove { from: g, to: g, kind: STATIC_KIND + d as u8, captured: pair });
                 }
             }
@@ -197,11 +200,46 @@ impl HuntGame {
         while rebels != 0 {
             let from = rebels.trailing_zeros() as u8;
             rebels &= rebels - 1;
-            for &(kind, to) in &self.rebel_steps[from as usize] {
-                if empty >> to & 1 == 1 {
-                    out.push(HuntMove { from, to, kind, captured: 0 });
-                }
+            let mut targets = self.rebel_steps[from as usize & 63] & empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let kind = self.direction_of[from as usize & 63][to as usize & 63];
+                out.push(HuntMove { from, to, kind, captured: 0 });
             }
+        }
+    }
+
+    /// A uniformly random Rebel step without listing them: count each Rebel's targets, pick one.
+    fn sample_rebel_move<R: rand::Rng>(&self, s: &HuntState, rng: &mut R) -> Option<HuntMove> {
+        use rand::RngExt;
+        let empty = !(s.rebels | 1 << s.general);
+        let targets_of = |from: u32| self.rebel_steps[from as usize & 63] & empty;
+        let mut total = 0;
+        let mut rebels = s.rebels;
+        while rebels != 0 {
+            total += targets_of(rebels.trailing_zeros()).count_ones();
+            rebels &= rebels - 1;
+        }
+        if total == 0 {
+            return None;
+        }
+        let mut pick = rng.random_range(0..total);
+        let mut rebels = s.rebels;
+        loop {
+            let from = rebels.trailing_zeros();
+            rebels &= rebels - 1;
+            let mut targets = targets_of(from);
+            let count = targets.count_ones();
+            if pick < count {
+                for _ in 0..pick {
+                    targets &= targets - 1;
+                }
+                let (from, to) = (from as u8, targets.trailing_zeros() as u8);
+                let kind = self.direction_of[from as usize & 63][to as usize & 63];
+                return Some(HuntMove { from, to, kind, captured: 0 });
+            }
+            pick -= count;
         }
     }
 
@@ -209,8 +247,8 @@ impl HuntGame {
     fn custodial_capture(&self, s: &HuntState, q: u8) -> bool {
         let board = self.board;
         (0..8).any(|d| {
-            board.neighbour[q as usize][d] == s.general && {
-                let beyond = board.neighbour[s.general as usize][d];
+            board.next(q, d) == s.general && {
+                let beyond = board.next(s.general, d);
                 beyond != NONE && s.rebels >> beyond & 1 == 1
             }
         })
@@ -293,6 +331,25 @@ impl Game for HuntGame {
             return;
         }
         if s.to_move == GENERAL { self.general_moves(s, out) } else { self.rebel_moves(s, out) }
+    }
+
+    #[inline]
+    fn sample_move<R: rand::Rng>(
+        &self,
+        s: &HuntState,
+        rng: &mut R,
+        scratch: &mut Self::Moves,
+    ) -> Option<HuntMove> {
+        use rand::RngExt;
+        if s.result.is_some() {
+            return None;
+        }
+        if s.to_move == REBELS {
+            return self.sample_rebel_move(s, rng);
+        }
+        scratch.clear();
+        self.general_moves(s, scratch);
+        (!scratch.is_empty()).then(|| scratch[rng.random_range(0..scratch.len())])
     }
 
     #[inline]
@@ -383,7 +440,7 @@ impl Game for HuntGame {
 
 /// Returns the point in direction `d` from `p` (tests and notation use it).
 pub fn step(board: &Board, p: u8, d: usize) -> Option<u8> {
-    let q = board.neighbour[p as usize][d];
+    let q = board.next(p, d);
     (q != NONE).then_some(q)
 }
 

@@ -1,0 +1,79 @@
+//! The command-line contract: exact perft output, and clear errors with exit code 2 for bad input.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rebel-zero")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_exactly_one_line_per_depth() {
+    let output = run(&["perft", "sixteen-rebels", "--depth", "3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "perft 1 8\nperft 2 168\nperft 3 616\n");
+}
+
+#[test]
+fn perft_divide_goes_to_stderr_and_position_is_honoured() {
+    let output =
+        run(&["perft", "twenty-six-rebels", "--depth", "1", "--position", "G:c5;R:b5,d5;g", "--divide"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output), "perft 1 2\n");
+    assert!(stderr(&output).contains("c5-c6xb5xd5 1"), "{}", stderr(&output));
+}
+
+#[test]
+fn show_draws_the_board_and_lists_moves() {
+    let output = run(&["show", "sixteen-rebels", "--moves", "c3-d4,e4-e3"]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(text.contains("/|\\"), "the privy is drawn: {text}");
+    assert!(text.contains("14 Rebels; general to move"), "{text}");
+    assert!(text.contains("legal moves:"), "{text}");
+}
+
+#[test]
+fn show_reports_a_finished_game() {
+    let output =
+        run(&["show", "sixteen-rebels", "--position", "G:c6;R:a1,b1,c1,d1,e1;g", "--moves", "c6-c7"]);
+    assert!(stdout(&output).contains("game over: general win by apex"), "{}", stdout(&output));
+}
+
+#[test]
+fn rules_lists_every_ruleset_with_options_and_defaults() {
+    let text = stdout(&run(&["rules"]));
+    for name in
+        ["sixteen-rebels", "murray-rebels", "juroku-musashi", "twenty-six-rebels-alt", "general_wins_at"]
+    {
+        assert!(text.contains(name), "missing {name}");
+    }
+}
+
+#[test]
+fn bad_input_is_a_clear_error_with_exit_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["perft", "seventeen-rebels", "--depth", "1"], "unknown ruleset `seventeen-rebels`"),
+        (&["perft", "sixteen-rebels:first=nobody", "--depth", "1"], "general|rebels"),
+        (&["perft", "sixteen-rebels:speed=9", "--depth", "1"], "no option `speed`"),
+        (&["perft", "sixteen-rebels", "--depth", "2", "--position", "G:c3;R:c7;g"], "only the General"),
+        (&["show", "sixteen-rebels", "--moves", "c3-c5"], "not a legal move"),
+        (&["show", "twenty-six-rebels", "--position", "G:a1,a2;R:;g"], "exactly one General"),
+        (&["perft", "sixteen-rebels", "--depth", "0"], "depth"),
+    ];
+    for (args, expected) in cases {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let message = stderr(&output);
+        assert!(message.contains(expected), "{args:?}: {message}");
+        assert!(!message.contains("panicked"), "{args:?}: {message}");
+        assert!(stdout(&output).is_empty(), "{args:?} printed to stdout");
+    }
+}

@@ -1,0 +1,6 @@
+//! One integration-test binary (ripgrep's habit): each module tests one area through the public API.
+
+mod cli;
+mod hunt_rules;
+mod perft_vectors;
+mod testkit_runs;
