@@ -3,4 +3,5 @@
 mod cli;
 mod hunt_rules;
 mod perft_vectors;
+mod robustness;
 mod testkit_runs;
