@@ -274,3 +274,58 @@ fn build_imperial(info: &'static RulesetInfo, options: Options) -> AnyGame {
         options.get_u32("max_plies"),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::board::parse_square;
+    use super::*;
+
+    fn game() -> ImperialGame {
+        ImperialGame::new("imperial-contest".to_string(), RUSSIANS, false, 300)
+    }
+
+    #[test]
+    fn the_hash_tells_sides_pieces_and_the_emperor_apart() {
+        let g = game();
+        let s = g.start();
+        let mut other_side = s;
+        other_side.to_move = ALLIES;
+        let mut swapped = s;
+        // The Ally on a4 becomes a Russian man on a4.
+        let a4 = bit(parse_square("a4").unwrap());
+        swapped.men = [s.men[0] | a4, s.men[1] & !a4];
+        let mut high = s;
+        // Squares above bit 64 (ranks 8, 9) count too.
+        high.men[ALLIES.index()] ^= bit(parse_square("e8").unwrap()) | bit(parse_square("c8").unwrap());
+        let hashes = [s, other_side, swapped, high].map(|x| g.position_hash(&x));
+        for i in 0..hashes.len() {
+            for j in i + 1..hashes.len() {
+                assert_ne!(hashes[i], hashes[j], "{i} {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn action_indices_give_a_distant_rule_eleven_man_its_own_slot() {
+        let g = game();
+        let sq = |l: &str| parse_square(l).unwrap();
+        let s = g.parse_position("9/9/9/9/1A2ERA2/9/9/9/9 a").unwrap();
+        let quiet = ImperialMove { from: sq("b5"), to: sq("d5"), taken: NO_SQUARE };
+        let rule_eleven = ImperialMove { taken: sq("f5"), ..quiet };
+        let base = ((sq("b5") as usize * 4 + board::EAST) * MAX_DISTANCE + 1) * CAPTURE_SLOTS;
+        assert_eq!(g.action_index(&s, quiet), base);
+        assert_eq!(g.action_index(&s, rule_eleven), base + RULE_ELEVEN_SLOT);
+        let next_to = ImperialMove { taken: sq("d6"), ..quiet };
+        assert_eq!(g.action_index(&s, next_to), base + 1 + board::NORTH);
+        assert_eq!(g.facts().action_count, 81 * 4 * 8 * 6);
+    }
+
+    #[test]
+    fn render_marks_the_border_and_the_side_to_move() {
+        let g = game();
+        let text = g.render(&g.parse_position("9/9/9/9/4E4/9/9/9/A8 a").unwrap());
+        assert!(text.contains(" 1 # A : : : : : : : : #"), "{text}");
+        assert!(text.contains(" 5 # : . . . E . . . : #"), "{text}");
+        assert!(text.contains("allies to move"), "{text}");
+    }
+}

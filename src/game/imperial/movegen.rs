@@ -38,12 +38,11 @@ impl CustodianTargets {
 /// Rule 11 needs, after the move, Allies on the Emperor's three other neighbours and on the square
 /// beyond the man, the moved Ally among these four. No Ally can move from one of the four squares to
 /// another (they never share a clear line), so the rule applies exactly when three of the four hold
-/// Allies before the move and the moved Ally arrives on the fourth, which must be empty.
+/// Allies before the move and the moved Ally arrives on the fourth.
 #[inline]
 fn rule_eleven(s: &ImperialState) -> Option<(u8, u8)> {
     let (russians, allies) = (s.men[RUSSIANS.index()], s.men[ALLIES.index()]);
     let emperor = s.emperor as usize;
-    let occupied = russians | allies | bit(s.emperor);
     for d in 0..4 {
         let man = TABLES.next[emperor][d];
         if man == NO_SQUARE || russians & bit(man) == 0 {
@@ -56,8 +55,8 @@ fn rule_eleven(s: &ImperialState) -> Option<(u8, u8)> {
         let four = (TABLES.neighbours[emperor] & !bit(man)) | bit(beyond);
         let missing = four & !allies;
         // At most one neighbour can be a Russian man with the three others Allies, so stop here.
-        return (missing.count_ones() == 1 && missing & occupied == 0)
-            .then(|| (missing.trailing_zeros() as u8, man));
+        // An occupied missing square is harmless: no move arrives there.
+        return (missing.count_ones() == 1).then(|| (missing.trailing_zeros() as u8, man));
     }
     None
 }
@@ -109,5 +108,42 @@ pub fn generate(s: &ImperialState, mandatory: bool, out: &mut Moves) {
     }
     if mandatory && captures {
         out.retain(|m| m.taken != NO_SQUARE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::imperial::board::parse_square;
+
+    fn set(labels: &[&str]) -> u128 {
+        labels.iter().fold(0, |set, l| set | bit(parse_square(l).unwrap()))
+    }
+
+    #[test]
+    fn custodian_targets_do_not_wrap_round_the_board_edge() {
+        // h4: the enemy on i4 is next to it, but "beyond" i4 would be a5 on the next rank.
+        let east = CustodianTargets::new(set(&["a5"]), set(&["i4"]));
+        assert_eq!(east.any, 0);
+        let west = CustodianTargets::new(set(&["i3"]), set(&["a4"]));
+        assert_eq!(west.any, 0);
+        let real = CustodianTargets::new(set(&["i4", "e9"]), set(&["h4", "e8"]));
+        assert_eq!(real.by_direction[EAST], set(&["g4"]));
+        assert_eq!(real.by_direction[NORTH], set(&["e7"]));
+    }
+
+    #[test]
+    fn rule_eleven_names_the_square_to_fill_and_the_man() {
+        let e5 = parse_square("e5").unwrap();
+        let mut s =
+            ImperialState { men: [set(&["f5"]), set(&["e6", "e4", "g5"])], emperor: e5, to_move: ALLIES };
+        assert_eq!(rule_eleven(&s), Some((parse_square("d5").unwrap(), parse_square("f5").unwrap())));
+        // With two squares missing no single move completes the four.
+        s.men[ALLIES.index()] = set(&["e6", "g5"]);
+        assert_eq!(rule_eleven(&s), None);
+        // The man's far side off the board: no Rule 11 (Emperor on h5, man on i5).
+        let h5 = parse_square("h5").unwrap();
+        let edge = ImperialState { men: [set(&["i5"]), set(&["h6", "h4"])], emperor: h5, to_move: ALLIES };
+        assert_eq!(rule_eleven(&edge), None);
     }
 }
