@@ -501,3 +501,30 @@ fn generator_agrees_with_the_literal_reading_on_random_positions() {
         assert!(rule_eleven_captures > 0, "{spec}: the positions exercise Rule 11");
     }
 }
+
+proptest::proptest! {
+    /// Bad input never panics: text built from the notation's own characters (and a few others) is
+    /// either read or refused with an error.
+    #[test]
+    fn parsers_never_panic(text in "[EeRrAaxX0-9a-j/ -]{0,70}") {
+        let g = game("imperial-contest");
+        if let Ok(s) = g.parse_position(&text) {
+            proptest::prop_assert_eq!(g.parse_position(&g.format_position(&s)).unwrap(), s);
+        }
+        let _ = g.parse_move(&g.start(), &text);
+    }
+
+    /// Near-misses of real positions: one character of the start position replaced. Whatever is read
+    /// must format back to text that reads as the same position.
+    #[test]
+    fn damaged_start_positions_never_panic(index in 0usize..1000, c in "[EeRrAax0-9/ ]") {
+        let g = game("imperial-contest");
+        let mut text: Vec<char> = rebel_zero::game::imperial::START.chars().collect();
+        let at = index % text.len();
+        text[at] = c.chars().next().unwrap();
+        let text: String = text.into_iter().collect();
+        if let Ok(s) = g.parse_position(&text) {
+            proptest::prop_assert_eq!(g.parse_position(&g.format_position(&s)).unwrap(), s);
+        }
+    }
+}
