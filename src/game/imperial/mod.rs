@@ -22,8 +22,8 @@ pub const ALLIES: Side = Side::ONE;
 pub const START_RUSSIAN_MEN: u32 = 8;
 pub const START_ALLIES: u32 = 16;
 
-/// The most legal moves a position can have. The Allies bound it (the Russians have at most
-/// 9 × 16 + 192 = 336):
+/// The most legal moves a position can have. The Allies bound it (the Russians, 9 pieces taking up to
+/// 16 Allies and with no Rule 11, have at most 9 × 16 + 16 × 4 × 3 = 336):
 /// - 16 Allies × at most 16 rook destinations each (8 along the rank, 8 along the file) = 256 moves
 ///   that take nothing; every move that can take also has its capture-less version among these;
 /// - custodian captures: the taken man (one of ≤ 8 Russian men), the destination next to it (4 sides),
