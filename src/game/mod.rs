@@ -7,6 +7,7 @@
 
 pub mod history;
 pub mod hunt;
+pub mod imperial;
 pub mod perft;
 pub mod playout;
 pub mod registry;
