@@ -7,9 +7,9 @@
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
+use super::Game;
 use super::history::Playthrough;
 use super::perft::perft;
-use super::Game;
 
 /// Plays `games` random games from the start and checks at every position:
 /// - the position's notation round-trips (`format(parse(format(s))) == format(s)`);

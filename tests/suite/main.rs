@@ -2,6 +2,7 @@
 
 mod cli;
 mod hunt_rules;
+mod imperial_rules;
 mod perft_vectors;
 mod robustness;
 mod testkit_runs;

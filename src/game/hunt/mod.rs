@@ -103,10 +103,16 @@ pub struct HuntGame {
     spec: String,
     pub rules: HuntRules,
     board: &'static Board,
+    tables: Box<RuleTables>,
+}
+
+/// Tables that depend on the ruleset as well as the board.
+#[derive(Clone, Debug)]
+struct RuleTables {
     /// Step targets of a Rebel on each point, privy and forbidden directions removed.
     rebel_steps: [u64; 64],
     /// The direction of each link `[from][to]`, for a move's action kind.
-    direction_of: Box<[[u8; 64]; 64]>,
+    direction_of: [[u8; 64]; 64],
 }
 
 impl HuntGame {
@@ -118,13 +124,13 @@ impl HuntGame {
                 .filter(|&d| allowed(d) && ns[d] != NONE && board.privy >> ns[d] & 1 == 0)
                 .fold(0u64, |m, d| m | 1 << ns[d])
         });
-        let mut direction_of = Box::new([[u8::MAX; 64]; 64]);
+        let mut direction_of = [[u8::MAX; 64]; 64];
         for (p, ns) in board.neighbour.iter().enumerate() {
             for (d, &q) in ns.iter().enumerate().filter(|(_, q)| **q != NONE) {
                 direction_of[p][q as usize] = d as u8;
             }
         }
-        HuntGame { spec, rules, board, rebel_steps, direction_of }
+        HuntGame { spec, rules, board, tables: Box::new(RuleTables { rebel_steps, direction_of }) }
     }
 
     pub fn board(&self) -> &'static Board {
@@ -200,11 +206,11 @@ impl HuntGame {
         while rebels != 0 {
             let from = rebels.trailing_zeros() as u8;
             rebels &= rebels - 1;
-            let mut targets = self.rebel_steps[from as usize & 63] & empty;
+            let mut targets = self.tables.rebel_steps[from as usize & 63] & empty;
             while targets != 0 {
                 let to = targets.trailing_zeros() as u8;
                 targets &= targets - 1;
-                let kind = self.direction_of[from as usize & 63][to as usize & 63];
+                let kind = self.tables.direction_of[from as usize & 63][to as usize & 63];
                 out.push(HuntMove { from, to, kind, captured: 0 });
             }
         }
@@ -214,7 +220,7 @@ impl HuntGame {
     fn sample_rebel_move<R: rand::Rng>(&self, s: &HuntState, rng: &mut R) -> Option<HuntMove> {
         use rand::RngExt;
         let empty = !(s.rebels | 1 << s.general);
-        let targets_of = |from: u32| self.rebel_steps[from as usize & 63] & empty;
+        let targets_of = |from: u32| self.tables.rebel_steps[from as usize & 63] & empty;
         let mut total = 0;
         let mut rebels = s.rebels;
         while rebels != 0 {
@@ -236,7 +242,7 @@ impl HuntGame {
                     targets &= targets - 1;
                 }
                 let (from, to) = (from as u8, targets.trailing_zeros() as u8);
-                let kind = self.direction_of[from as usize & 63][to as usize & 63];
+                let kind = self.tables.direction_of[from as usize & 63][to as usize & 63];
                 return Some(HuntMove { from, to, kind, captured: 0 });
             }
             pick -= count;
