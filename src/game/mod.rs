@@ -5,6 +5,7 @@
 //! value holds the ruleset's options and precomputed tables; [`AnyGame`] selects one at run time from a
 //! spec string (RULES.md 0.1) and [`with_game!`](crate::with_game) runs generic code on it.
 
+pub mod chess;
 pub mod history;
 pub mod hunt;
 pub mod perft;

@@ -1,5 +1,6 @@
 //! Every ruleset the lab plays, and the selection of one from a spec string at run time.
 
+use super::chess::{self, ChessGame};
 use super::hunt::{self, HuntGame};
 use super::spec::{OptionSpec, Options, Spec, SpecError};
 
@@ -18,7 +19,7 @@ pub struct RulesetInfo {
 }
 
 /// Every ruleset, family by family, in the order `rebel-zero rules` lists them.
-pub static RULESETS: &[&[RulesetInfo]] = &[hunt::RULESETS];
+pub static RULESETS: &[&[RulesetInfo]] = &[hunt::RULESETS, chess::RULESETS];
 
 /// All rulesets in listing order.
 pub fn all_rulesets() -> impl Iterator<Item = &'static RulesetInfo> {
@@ -33,6 +34,7 @@ fn known_names() -> String {
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Hunt(HuntGame),
+    Chess(ChessGame),
 }
 
 impl AnyGame {
@@ -57,6 +59,7 @@ macro_rules! with_game {
     ($any:expr, |$g:ident| $body:expr) => {
         match $any {
             $crate::game::AnyGame::Hunt($g) => $body,
+            $crate::game::AnyGame::Chess($g) => $body,
         }
     };
 }
