@@ -137,3 +137,31 @@ pub fn render(pos: &Position, squirm_chess: bool) -> String {
     out.push('\n');
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_accepts_the_three_shapes_and_nothing_else() {
+        assert_eq!(normalize(" E7E8Q ").unwrap(), "e7e8q");
+        assert_eq!(normalize("r:b8b7").unwrap(), "r:b8b7");
+        assert_eq!(normalize("r:f6f5+e2e4").unwrap(), "r:f6f5+e2e4");
+        for bad in ["", "e2e", "e2e9", "r:b8b7q", "r:f6f5+", "x:e2e4", "e2€4", "r:+e2e4"] {
+            assert!(matches!(normalize(bad), Err(MoveError::Malformed { .. })), "{bad:?}");
+        }
+        assert_eq!(castling_alias("r:e4d4+e8a8").as_deref(), Some("r:e4d4+e8c8"));
+        assert_eq!(castling_alias("e2e4"), None);
+    }
+
+    #[test]
+    fn promotions_from_one_square_get_distinct_actions() {
+        let (from, to) = (48, 56);
+        let kinds =
+            [MoveKind::Normal, MoveKind::PromoteKnight, MoveKind::PromoteBishop, MoveKind::PromoteRook];
+        let actions: std::collections::HashSet<usize> =
+            kinds.iter().map(|&k| normal_action(from, to, k)).collect();
+        assert_eq!(actions.len(), 4);
+        assert!(actions.iter().all(|&a| a < NORMAL_ACTIONS));
+    }
+}

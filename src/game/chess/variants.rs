@@ -143,3 +143,32 @@ pub fn squirm_proof(pos: &Position, t: &Tables, m: ChessMove) -> bool {
     rebel_steps(&after, piece, us, m.to)
         .all(|(_, to)| !after.king_seen_by_slider(t, us, occupied ^ bit(m.to) ^ bit(to)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::chess::bitboard::parse_square;
+    use crate::game::chess::position::BLACK;
+
+    fn sq(name: &str) -> Square {
+        parse_square(name).unwrap()
+    }
+
+    #[test]
+    fn rebel_directions_are_seen_from_the_owners_side() {
+        let white: Vec<_> = (0..5).map(|d| rebel_target(sq("d4"), WHITE, d)).collect();
+        assert_eq!(white, ["d5", "c5", "e5", "c4", "e4"].map(|s| Some(sq(s))));
+        let black: Vec<_> = (0..5).map(|d| rebel_target(sq("d5"), BLACK, d)).collect();
+        assert_eq!(black, ["d4", "e4", "c4", "e5", "c5"].map(|s| Some(sq(s))));
+        assert_eq!(rebel_target(sq("a1"), WHITE, 3), None, "no step off the board");
+    }
+
+    #[test]
+    fn excluded_patterns_follow_r9() {
+        assert_eq!(rebel_directions(Piece::Pawn).count_ones(), 2);
+        assert_eq!(rebel_directions(Piece::Knight).count_ones(), 5);
+        assert_eq!(rebel_directions(Piece::Bishop), 1 | 8 | 16);
+        assert_eq!(rebel_directions(Piece::Rook), 2 | 4);
+        assert_eq!(rebel_directions(Piece::Queen) | rebel_directions(Piece::King), 0);
+    }
+}
