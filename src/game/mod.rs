@@ -5,6 +5,7 @@
 //! value holds the ruleset's options and precomputed tables; [`AnyGame`] selects one at run time from a
 //! spec string (RULES.md 0.1) and [`with_game!`](crate::with_game) runs generic code on it.
 
+pub mod chess;
 pub mod history;
 pub mod hunt;
 pub mod imperial;
@@ -334,7 +335,11 @@ pub fn illegal_move_error<G: Game>(game: &G, state: &G::State, text: &str) -> Mo
     }
     let mut moves = G::Moves::default();
     game.legal_moves(state, &mut moves);
-    let legal: Vec<String> = moves.iter().map(|&m| game.format_move(state, m)).collect();
+    const SHOWN: usize = 40;
+    let mut legal: Vec<String> = moves.iter().take(SHOWN).map(|&m| game.format_move(state, m)).collect();
+    if moves.len() > SHOWN {
+        legal.push(format!("… and {} more", moves.len() - SHOWN));
+    }
     MoveError::Illegal {
         text: text.trim().to_string(),
         legal: if legal.is_empty() { "none".to_string() } else { legal.join(" ") },

@@ -1,5 +1,6 @@
 //! Every ruleset the lab plays, and the selection of one from a spec string at run time.
 
+use super::chess::{self, ChessGame};
 use super::hunt::{self, HuntGame};
 use super::imperial::{self, ImperialGame};
 use super::spec::{OptionSpec, Options, Spec, SpecError};
@@ -19,7 +20,7 @@ pub struct RulesetInfo {
 }
 
 /// Every ruleset, family by family, in the order `rebel-zero rules` lists them.
-pub static RULESETS: &[&[RulesetInfo]] = &[hunt::RULESETS, imperial::RULESETS];
+pub static RULESETS: &[&[RulesetInfo]] = &[hunt::RULESETS, imperial::RULESETS, chess::RULESETS];
 
 /// All rulesets in listing order.
 pub fn all_rulesets() -> impl Iterator<Item = &'static RulesetInfo> {
@@ -35,6 +36,7 @@ fn known_names() -> String {
 pub enum AnyGame {
     Hunt(HuntGame),
     Imperial(ImperialGame),
+    Chess(ChessGame),
 }
 
 impl AnyGame {
@@ -60,6 +62,7 @@ macro_rules! with_game {
         match $any {
             $crate::game::AnyGame::Hunt($g) => $body,
             $crate::game::AnyGame::Imperial($g) => $body,
+            $crate::game::AnyGame::Chess($g) => $body,
         }
     };
 }

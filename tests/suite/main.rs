@@ -1,5 +1,6 @@
 //! One integration-test binary (ripgrep's habit): each module tests one area through the public API.
 
+mod chess_rules;
 mod cli;
 mod hunt_rules;
 mod imperial_rules;
