@@ -144,6 +144,7 @@ impl<G: Game> Mcts<G> {
             self.tree.clear();
             self.root_noised = false;
             let plies = moves.len() as u32;
+            // A root that is a third occurrence ended the game already; nobody searches such a position.
             let outcome = judge(&self.game, &state, plies, false, &mut self.moves);
             let root = self.new_node(state, NO_NODE, plies, false, outcome.map(Proof::terminal));
             let moves: &[G::Move] = if outcome.is_some() { &[] } else { &self.moves };
