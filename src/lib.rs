@@ -1,5 +1,8 @@
 //! rebel-zero: a self-play lab that measures the balance of historical hunt games and Betza's chess
-//! variants. Layers, lowest first (each uses only those before it): `game` → `cli`. See README.md.
+//! variants. Layers, lowest first (each uses only those before it): `game` → `search` → `agents` →
+//! `cli`. See README.md.
 
+pub mod agents;
 pub mod cli;
 pub mod game;
+pub mod search;

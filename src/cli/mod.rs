@@ -1,8 +1,12 @@
 //! The command line: clap definitions that only parse, call the library and print. Every error reaches
 //! [`main`], which prints it and exits with code 2.
 
+mod arena;
 mod bench;
+mod bench_search;
 mod perft;
+mod play;
+mod replay;
 mod rules;
 mod show;
 
@@ -33,6 +37,14 @@ enum Command {
     Show(show::ShowArgs),
     /// Measure perft nodes/s and random playouts/s per ruleset, single thread.
     Bench(bench::BenchArgs),
+    /// Play a match between two agents with alternating seats; summary table, optional records.
+    Match(arena::MatchArgs),
+    /// Play a game against an agent at the terminal.
+    Play(play::PlayArgs),
+    /// Step through a recorded game of a games.jsonl file.
+    Replay(replay::ReplayArgs),
+    /// Measure MCTS simulations/s (value-0 and rollout evaluators), single thread.
+    BenchSearch(bench_search::BenchSearchArgs),
 }
 
 /// Runs the command line; errors become a message on stderr and exit code 2.
@@ -43,6 +55,10 @@ pub fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Match(args) => arena::run(&args),
+        Command::Play(args) => play::run(&args),
+        Command::Replay(args) => replay::run(&args),
+        Command::BenchSearch(args) => bench_search::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

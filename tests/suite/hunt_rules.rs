@@ -6,8 +6,7 @@ use rebel_zero::game::{AnyGame, Game, Outcome, Playthrough, Reason};
 fn game(spec: &str) -> HuntGame {
     match AnyGame::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}")) {
         AnyGame::Hunt(game) => game,
-        #[allow(unreachable_patterns)]
-        _ => panic!("{spec} is not a hunt game"),
+        other => panic!("{spec} built {other:?}"),
     }
 }
 

@@ -6,4 +6,5 @@ mod hunt_rules;
 mod imperial_rules;
 mod perft_vectors;
 mod robustness;
+mod search;
 mod testkit_runs;

@@ -1,0 +1,248 @@
+//! Matches between two agents: games with alternating seats, played in parallel, each from its own
+//! seed, so that one seed gives the same games whatever the number of threads.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Agent, AgentError, AgentSpec, derive_seed};
+use crate::game::{Game, Playthrough, Reason, Side};
+
+/// One finished game as written to `games.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's index in its match.
+    pub game: usize,
+    pub spec: String,
+    /// The game's own seed, derived from the match seed and the index.
+    pub seed: u64,
+    /// The start position (RULES.md section 7).
+    pub start: String,
+    /// Side name → agent spec.
+    pub agents: BTreeMap<String, String>,
+    /// The moves in RULES.md section 7 notation.
+    pub moves: Vec<String>,
+    /// The winning side's name; `None` for a draw.
+    pub winner: Option<String>,
+    pub reason: String,
+    pub plies: u32,
+}
+
+/// Plays one game from `start`; `agents[i]` plays side `i`.
+pub fn play_game<G: Game>(game: &G, start: G::State, agents: [&mut dyn Agent<G>; 2]) -> Playthrough<G> {
+    let mut line = Playthrough::from_position(game.clone(), start);
+    let [zero, one] = agents;
+    while !line.is_over() {
+        let mv = match game.to_move(line.state()) {
+            Side::ZERO => zero.choose(&line),
+            _ => one.choose(&line),
+        };
+        line.play(mv);
+    }
+    line
+}
+
+/// How many games, from which seed, on how many threads.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchSettings {
+    pub games: usize,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// Plays `settings.games` games between agent A (`specs[0]`) and agent B (`specs[1]`): in game `i`,
+/// A plays side `i % 2`, so seats alternate. Records come back in game order; `on_game_done` is
+/// called as each game ends (in any order), e.g. to advance a progress bar.
+pub fn run_match<G: Game>(
+    game: &G,
+    specs: [&AgentSpec; 2],
+    settings: MatchSettings,
+    on_game_done: &(dyn Fn(&GameRecord) + Sync),
+) -> Result<Vec<GameRecord>, AgentError> {
+    for spec in specs {
+        spec.build(game, 0)?; // check once, before any thread starts
+    }
+    let next = AtomicUsize::new(0);
+    let records: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; settings.games]);
+    std::thread::scope(|scope| {
+        for _ in 0..settings.threads.clamp(1, settings.games.max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= settings.games {
+                        return;
+                    }
+                    let record = play_match_game(game, specs, settings.seed, index);
+                    on_game_done(&record);
+                    records.lock().expect("no worker panics while holding the lock")[index] = Some(record);
+                }
+            });
+        }
+    });
+    let records = records.into_inner().expect("no worker panicked");
+    Ok(records.into_iter().map(|r| r.expect("every game was played")).collect())
+}
+
+/// Game `index` of a match: its seed, its seating, its record.
+fn play_match_game<G: Game>(game: &G, specs: [&AgentSpec; 2], match_seed: u64, index: usize) -> GameRecord {
+    let seed = derive_seed(match_seed, index as u64);
+    // Side s is played by agent A when s == index % 2.
+    let seat_specs = if index.is_multiple_of(2) { specs } else { [specs[1], specs[0]] };
+    let mut agents = Side::BOTH.map(|side| {
+        seat_specs[side.index()].build(game, derive_seed(seed, side.index() as u64)).expect("checked before")
+    });
+    let [zero, one] = &mut agents;
+    let line = play_game(game, game.start(), [zero.as_mut(), one.as_mut()]);
+    let names = game.side_names();
+    let outcome = line.outcome().expect("a finished game");
+    GameRecord {
+        game: index,
+        spec: game.spec().to_string(),
+        seed,
+        start: game.format_position(line.start()),
+        agents: Side::BOTH.map(|s| (names[s.index()].to_string(), seat_specs[s.index()].to_string())).into(),
+        moves: line.move_texts(),
+        winner: outcome.winner.map(|s| names[s.index()].to_string()),
+        reason: outcome.reason.as_str().to_string(),
+        plies: line.plies(),
+    }
+}
+
+/// Totals of a match, as printed and written to `summary.json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatchSummary {
+    pub spec: String,
+    pub seed: u64,
+    pub games: usize,
+    /// Agent A's and agent B's results.
+    pub agents: [AgentResult; 2],
+    /// Side name → wins.
+    pub wins_by_side: BTreeMap<String, usize>,
+    /// Reason → draws (repetition and cap apart, RULES.md 0.4).
+    pub draws_by_reason: BTreeMap<String, usize>,
+    pub mean_plies: f64,
+}
+
+/// One agent's results in a match.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentResult {
+    pub label: String,
+    pub spec: String,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    /// Side name → (games, wins) with that side.
+    pub by_side: BTreeMap<String, SideResult>,
+    /// (wins + draws / 2) / games.
+    pub score: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct SideResult {
+    pub games: usize,
+    pub wins: usize,
+}
+
+impl MatchSummary {
+    pub fn new<G: Game>(game: &G, specs: [&AgentSpec; 2], seed: u64, records: &[GameRecord]) -> MatchSummary {
+        let names = game.side_names();
+        let mut agents = [0, 1].map(|a| AgentResult {
+            label: ["A", "B"][a].to_string(),
+            spec: specs[a].to_string(),
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            by_side: names.iter().map(|n| (n.to_string(), SideResult::default())).collect(),
+            score: 0.0,
+        });
+        let mut wins_by_side: BTreeMap<String, usize> = names.iter().map(|n| (n.to_string(), 0)).collect();
+        let mut draws_by_reason = BTreeMap::new();
+        for record in records {
+            for (agent, result) in agents.iter_mut().enumerate() {
+                // Agent A plays side index % 2, agent B the other.
+                let side = names[(record.game + agent) % 2];
+                let seat = result.by_side.get_mut(side).expect("every side is listed");
+                seat.games += 1;
+                match record.winner.as_deref() {
+                    None => result.draws += 1,
+                    Some(winner) if winner == side => {
+                        result.wins += 1;
+                        seat.wins += 1;
+                    }
+                    Some(_) => result.losses += 1,
+                }
+            }
+            match &record.winner {
+                Some(winner) => *wins_by_side.entry(winner.clone()).or_default() += 1,
+                None => *draws_by_reason.entry(record.reason.clone()).or_default() += 1,
+            }
+        }
+        for result in &mut agents {
+            let games = (result.wins + result.draws + result.losses).max(1);
+            result.score = (result.wins as f64 + result.draws as f64 / 2.0) / games as f64;
+        }
+        let plies: u64 = records.iter().map(|r| r.plies as u64).sum();
+        MatchSummary {
+            spec: game.spec().to_string(),
+            seed,
+            games: records.len(),
+            agents,
+            wins_by_side,
+            draws_by_reason,
+            mean_plies: plies as f64 / records.len().max(1) as f64,
+        }
+    }
+
+    /// Draws whose reason is `reason`.
+    pub fn draws(&self, reason: Reason) -> usize {
+        self.draws_by_reason.get(reason.as_str()).copied().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyGame;
+    use crate::with_game;
+
+    fn specs(a: &str, b: &str) -> [AgentSpec; 2] {
+        [AgentSpec::parse(a).unwrap(), AgentSpec::parse(b).unwrap()]
+    }
+
+    #[test]
+    fn seats_alternate_and_the_summary_adds_up() {
+        let game = AnyGame::from_spec("sixteen-rebels:max_plies=40").unwrap();
+        let [a, b] = specs("random", "mcts:sims=8");
+        with_game!(&game, |g| {
+            let settings = MatchSettings { games: 6, seed: 9, threads: 2 };
+            let records = run_match(g, [&a, &b], settings, &|_| {}).unwrap();
+            for (i, record) in records.iter().enumerate() {
+                assert_eq!(record.game, i);
+                let general = if i % 2 == 0 { "random" } else { "mcts:sims=8,c=1.5,temp=0,batch=1" };
+                assert_eq!(record.agents["general"], general);
+                assert_eq!(record.moves.len() as u32, record.plies);
+            }
+            let summary = MatchSummary::new(g, [&a, &b], 9, &records);
+            for agent in &summary.agents {
+                assert_eq!(agent.wins + agent.draws + agent.losses, 6);
+                assert!(agent.by_side.values().all(|s| s.games == 3));
+            }
+            let side_wins: usize = summary.wins_by_side.values().sum();
+            let draws: usize = summary.draws_by_reason.values().sum();
+            assert_eq!(side_wins + draws, 6);
+            assert_eq!(summary.agents[0].wins + summary.agents[1].wins, side_wins);
+        });
+    }
+
+    #[test]
+    fn a_human_cannot_sit_at_the_arena() {
+        let game = AnyGame::from_spec("sixteen-rebels").unwrap();
+        let [a, b] = specs("human", "random");
+        with_game!(&game, |g| {
+            let settings = MatchSettings { games: 2, seed: 1, threads: 1 };
+            assert!(run_match(g, [&a, &b], settings, &|_| {}).is_err());
+        });
+    }
+}

@@ -1,0 +1,53 @@
+//! The rollout MCTS agent: [`Mcts`] with random-playout evaluation, keeping its tree between moves.
+
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use super::{Agent, derive_seed};
+use crate::game::{Game, Playthrough};
+use crate::search::{Mcts, Proof, RolloutEvaluator, SearchConfig, SearchReport};
+
+pub struct MctsAgent<G: Game> {
+    search: Mcts<G>,
+    evaluator: RolloutEvaluator<G>,
+    temperature: f32,
+    rng: Pcg64Mcg,
+    last: Option<SearchReport>,
+}
+
+impl<G: Game> MctsAgent<G> {
+    pub fn new(game: G, config: SearchConfig, temperature: f32, seed: u64) -> MctsAgent<G> {
+        MctsAgent {
+            search: Mcts::new(game, config),
+            evaluator: RolloutEvaluator::new(derive_seed(seed, 1)),
+            temperature,
+            rng: Pcg64Mcg::seed_from_u64(derive_seed(seed, 2)),
+            last: None,
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for MctsAgent<G> {
+    fn choose(&mut self, line: &Playthrough<G>) -> G::Move {
+        self.search.set_position(line.start(), line.moves());
+        let report = self.search.run(&mut self.evaluator, &mut self.rng);
+        self.last = Some(report);
+        self.search.choose_move(self.temperature, &mut self.rng).expect("a game not over has a move")
+    }
+
+    fn last_note(&self) -> Option<String> {
+        let report = self.last?;
+        let names = self.search.game().side_names();
+        let proof = match report.proof {
+            Proof::Unknown => String::new(),
+            Proof::Proven { winner: Some(side), plies } => {
+                format!(", proven: {} win in at most {plies} plies", names[side.index()])
+            }
+            Proof::Proven { winner: None, .. } => ", proven: draw".to_string(),
+        };
+        Some(format!(
+            "value {:+.2} for the mover after {} simulations ({} in the tree){proof}",
+            report.value, report.simulations, report.root_visits
+        ))
+    }
+}

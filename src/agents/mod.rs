@@ -1,0 +1,38 @@
+//! Players: agents that choose moves (random, rollout MCTS; a network agent joins in the `nn` layer),
+//! the spec strings that name them, and the arena that plays matches between them.
+//!
+//! The arena lives here rather than in `lab` because it only needs agents and games; the lab's balance
+//! studies schedule many such matches.
+
+pub mod arena;
+pub mod mcts;
+pub mod random;
+pub mod spec;
+
+pub use arena::{GameRecord, MatchSettings, MatchSummary, play_game, run_match};
+pub use spec::{AgentError, AgentSpec};
+
+use crate::game::{Game, Playthrough};
+
+/// A player. Every random choice it makes flows from the seed it was built with.
+pub trait Agent<G: Game> {
+    /// The move to play in `line`'s current position; the game is not over.
+    fn choose(&mut self, line: &Playthrough<G>) -> G::Move;
+
+    /// A line for a person about the last choice ("value +0.31 after 800 simulations"), if any.
+    fn last_note(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A well-mixed seed for stream `stream` of a run seeded with `base` (SplitMix64 finaliser), so that
+/// games and agents get independent seeds from one number.
+pub fn derive_seed(base: u64, stream: u64) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    mix(base ^ mix(stream))
+}

@@ -1,0 +1,86 @@
+//! `rebel-zero bench-search`: simulations per second of one search thread from the start position,
+//! with the value-0 evaluator (the tree's own overhead, with and without the win-in-one check at
+//! node creation) and with random rollouts.
+
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use super::load_game;
+use crate::game::Game;
+use crate::search::{Evaluator, Mcts, RolloutEvaluator, SearchConfig, UniformEvaluator};
+use crate::with_game;
+
+#[derive(Args, Debug)]
+pub struct BenchSearchArgs {
+    /// Rulesets to measure.
+    #[arg(long = "spec", default_value = "sixteen-rebels")]
+    specs: Vec<String>,
+    /// Simulations per search; each search starts from a fresh tree.
+    #[arg(long, default_value_t = 800)]
+    sims: u32,
+    /// Leaves per evaluator call.
+    #[arg(long, default_value_t = 1)]
+    batch: usize,
+    /// Seconds per measurement.
+    #[arg(long, default_value_t = 2.0)]
+    seconds: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
+    anyhow::ensure!(args.sims >= 1 && args.batch >= 1, "--sims and --batch must be at least 1");
+    let budget = Duration::from_secs_f64(args.seconds.max(0.05));
+    println!("| ruleset | evaluator | win-in-one check | sims/search | batch | simulations/s |");
+    println!("| --- | --- | --- | ---: | ---: | ---: |");
+    for spec in &args.specs {
+        let game = load_game(spec)?;
+        with_game!(&game, |g| {
+            let config = SearchConfig {
+                simulations: args.sims,
+                batch: args.batch,
+                reuse_tree: false,
+                ..SearchConfig::default()
+            };
+            let unchecked = SearchConfig { find_wins_in_one: false, ..config };
+            let runs = [
+                ("value 0", "off", speed(g, unchecked, &mut UniformEvaluator, budget, args.seed)),
+                ("value 0", "on", speed(g, config, &mut UniformEvaluator, budget, args.seed)),
+                ("rollout", "on", speed(g, config, &mut RolloutEvaluator::new(args.seed), budget, args.seed)),
+            ];
+            for (name, check, per_second) in runs {
+                println!(
+                    "| {spec} | {name} | {check} | {} | {} | {:.0} k |",
+                    args.sims,
+                    args.batch,
+                    per_second / 1e3
+                );
+            }
+        });
+    }
+    Ok(())
+}
+
+/// Simulations per second.
+fn speed<G: Game, E: Evaluator<G>>(
+    game: &G,
+    config: SearchConfig,
+    evaluator: &mut E,
+    budget: Duration,
+    seed: u64,
+) -> f64 {
+    let mut mcts = Mcts::new(game.clone(), config);
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let start = game.start();
+    let mut simulations = 0u64;
+    let timer = Instant::now();
+    while timer.elapsed() < budget {
+        mcts.set_position(&start, &[]);
+        let report = mcts.run(evaluator, &mut rng);
+        simulations += report.simulations as u64;
+    }
+    simulations as f64 / timer.elapsed().as_secs_f64()
+}

@@ -1,0 +1,676 @@
+//! The search driver: descents with PUCT and virtual loss, batched leaf evaluation, backup, the
+//! MCTS-solver's proof propagation, subtree reuse between moves, and the final move choice.
+//!
+//! One simulation is one descent that ends at a leaf. A descent into a new position or an
+//! unevaluated root queues the leaf for the evaluator; a descent into a finished or proven position
+//! backs up its exact value at once. Up to `batch` leaves are queued per evaluator call, virtual loss
+//! steering later descents of the same batch away from earlier ones. Callers that run several trees
+//! against one evaluator (self-play) can drive the two halves themselves with
+//! [`Mcts::gather_leaves`] and [`Mcts::absorb_evaluations`].
+
+use rand::{Rng, RngExt};
+
+use super::evaluator::{Evaluations, Evaluator, LeafBatch};
+use super::noise::{DirichletNoise, add_dirichlet_noise};
+use super::repetition::PathRepetition;
+use super::select::{Fpu, first_play_value, mean_with_virtual_loss, puct_score};
+use super::solver::{Proof, combine};
+use super::tree::{NO_NODE, Node, NodeId, ROOT, Tree};
+use crate::game::history::judge;
+use crate::game::{Game, Side};
+
+/// The knobs of one search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Simulations per [`Mcts::run`] (the reused subtree's earlier visits come on top).
+    pub simulations: u32,
+    /// The PUCT exploration constant.
+    pub c_puct: f32,
+    pub fpu: Fpu,
+    /// Leaves collected per evaluator call.
+    pub batch: usize,
+    /// Dirichlet noise on the root priors (self-play), or none.
+    pub root_noise: Option<DirichletNoise>,
+    /// Keep the subtree of the position reached when the next search starts below the current root.
+    pub reuse_tree: bool,
+    /// When a node is created, look for a move that wins at once and prove the node by it. Costs one
+    /// `apply` per legal move per new node; lets the solver see threats one ply sooner.
+    pub find_wins_in_one: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            simulations: 800,
+            c_puct: 1.5,
+            fpu: Fpu::Reduction(0.0),
+            batch: 1,
+            root_noise: None,
+            reuse_tree: true,
+            find_wins_in_one: true,
+        }
+    }
+}
+
+/// What a search found about its root.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchReport {
+    /// Simulations run by this call (not counting reused ones).
+    pub simulations: u32,
+    /// Descents that hit a leaf already queued in the same batch and were dropped.
+    pub collisions: u32,
+    /// The root's mean value for its player to move (exact when proven).
+    pub value: f32,
+    /// The root's proof: a forced result and its distance in plies.
+    pub proof: Proof,
+    pub root_visits: u32,
+    pub tree_nodes: usize,
+}
+
+/// Where a descent ended.
+enum Descent {
+    /// A finished or proven position: its exact value is backed up now.
+    Proven(NodeId),
+    /// A position for the evaluator.
+    Leaf(NodeId),
+    /// A position already queued in this batch.
+    Collision,
+}
+
+/// A reusable search over one game: the tree and every buffer a simulation needs.
+#[derive(Clone, Debug)]
+pub struct Mcts<G: Game> {
+    game: G,
+    config: SearchConfig,
+    tree: Tree<G>,
+    /// The game start and the moves that lead to the root, to recognise a later position as a
+    /// descendant whose subtree can be kept.
+    start: Option<G::State>,
+    root_line: Vec<G::Move>,
+    repetition: PathRepetition,
+    moves: G::Moves,
+    batch: LeafBatch<G>,
+    /// The tree node of each queued leaf.
+    pending: Vec<NodeId>,
+    evaluations: Evaluations,
+    noise_samples: Vec<f64>,
+    root_noised: bool,
+}
+
+impl<G: Game> Mcts<G> {
+    pub fn new(game: G, config: SearchConfig) -> Mcts<G> {
+        let nodes = config.simulations as usize + 1;
+        Mcts {
+            game,
+            config,
+            tree: Tree::with_capacity(nodes, nodes * 16),
+            start: None,
+            root_line: Vec::new(),
+            repetition: PathRepetition::default(),
+            moves: G::Moves::default(),
+            batch: LeafBatch::default(),
+            pending: Vec::with_capacity(config.batch),
+            evaluations: Evaluations::default(),
+            noise_samples: Vec::new(),
+            root_noised: false,
+        }
+    }
+
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    pub fn tree(&self) -> &Tree<G> {
+        &self.tree
+    }
+
+    /// Sets the position to search: the game's `start` and the `moves` played since. The moves give the
+    /// repetition history and the ply count; when the position lies in the current tree, its subtree
+    /// is kept (with `reuse_tree`).
+    pub fn set_position(&mut self, start: &G::State, moves: &[G::Move]) {
+        let state = self.repetition.set_history(&self.game, start, moves);
+        if let Some(node) = self.reusable_node(start, moves)
+            && self.tree.node(node).state == state
+        {
+            if node != ROOT {
+                self.tree.reroot(node);
+                self.root_noised = false;
+            }
+        } else {
+            self.tree.clear();
+            self.root_noised = false;
+            let plies = moves.len() as u32;
+            // A root that is a third occurrence ended the game already; nobody searches such a position.
+            let outcome = judge(&self.game, &state, plies, false, &mut self.moves);
+            let root = self.new_node(state, NO_NODE, plies, false, outcome.map(Proof::terminal));
+            let moves: &[G::Move] = if outcome.is_some() { &[] } else { &self.moves };
+            self.tree.push(root, moves);
+            self.prove_win_in_one(ROOT);
+            self.start = Some(start.clone());
+        }
+        self.root_line.clear();
+        self.root_line.extend_from_slice(moves);
+    }
+
+    /// The node for the position after `moves`, if the tree holds it below the current root.
+    fn reusable_node(&self, start: &G::State, moves: &[G::Move]) -> Option<NodeId> {
+        if !self.config.reuse_tree || self.tree.is_empty() || self.start.as_ref() != Some(start) {
+            return None;
+        }
+        let later = moves.strip_prefix(self.root_line.as_slice())?;
+        later.iter().try_fold(ROOT, |node, &mv| self.tree.child_by_move(node, mv))
+    }
+
+    fn new_node(
+        &self,
+        state: G::State,
+        parent: NodeId,
+        plies: u32,
+        irreversible: bool,
+        proof: Option<Proof>,
+    ) -> Node<G::State> {
+        Node {
+            to_move: self.game.to_move(&state),
+            hash: self.game.position_hash(&state),
+            state,
+            parent,
+            first_edge: 0,
+            edge_count: 0,
+            visits: 0,
+            virtual_visits: 0,
+            value_sum: 0.0,
+            plies,
+            irreversible,
+            evaluated: proof.is_some(),
+            proof: proof.unwrap_or(Proof::Unknown),
+        }
+    }
+
+    /// Runs `config.simulations` simulations from the position given to [`Mcts::set_position`], or
+    /// fewer when the root gets proven.
+    pub fn run<E: Evaluator<G>, R: Rng>(&mut self, evaluator: &mut E, rng: &mut R) -> SearchReport {
+        assert!(!self.tree.is_empty(), "set_position comes before run");
+        let mut report = SearchReport {
+            simulations: 0,
+            collisions: 0,
+            value: 0.0,
+            proof: Proof::Unknown,
+            root_visits: 0,
+            tree_nodes: 0,
+        };
+        while report.simulations < self.config.simulations && !self.tree.node(ROOT).proof.is_proven() {
+            self.add_root_noise(rng);
+            let wanted = (self.config.simulations - report.simulations).min(self.config.batch as u32);
+            let (finished, collisions) = self.gather_leaves(wanted);
+            report.simulations += finished;
+            report.collisions += collisions;
+            if !self.batch.is_empty() {
+                let mut evaluations = std::mem::take(&mut self.evaluations);
+                evaluations.prepare(&self.batch);
+                evaluator.evaluate(&self.game, &self.batch, &mut evaluations);
+                report.simulations += self.absorb_evaluations(&evaluations);
+                self.evaluations = evaluations;
+            }
+        }
+        self.add_root_noise(rng);
+        let root = self.tree.node(ROOT);
+        report.proof = root.proof;
+        report.value = root.proof.value_for(root.to_move).or(root.mean_for(root.to_move)).unwrap_or(0.0);
+        report.root_visits = root.visits;
+        report.tree_nodes = self.tree.nodes.len();
+        report
+    }
+
+    /// Mixes noise into the root priors once they are known, once per root.
+    fn add_root_noise<R: Rng>(&mut self, rng: &mut R) {
+        let Some(noise) = self.config.root_noise else { return };
+        if self.root_noised || !self.tree.node(ROOT).evaluated {
+            return;
+        }
+        let range = self.tree.edge_range(ROOT);
+        let mut priors: Vec<f32> = self.tree.edges[range.clone()].iter().map(|e| e.prior).collect();
+        add_dirichlet_noise(&mut priors, noise, &mut self.noise_samples, rng);
+        for (edge, prior) in self.tree.edges[range].iter_mut().zip(priors) {
+            edge.prior = prior;
+        }
+        self.root_noised = true;
+    }
+
+    /// Descends up to `wanted` times, queueing new leaves for the evaluator (see [`Mcts::leaves`]) and
+    /// backing up finished or proven positions at once. Returns the simulations finished here and the
+    /// descents dropped because they met a queued leaf.
+    pub fn gather_leaves(&mut self, wanted: u32) -> (u32, u32) {
+        self.batch.clear();
+        self.pending.clear();
+        let (mut finished, mut collisions) = (0, 0);
+        while finished + (self.pending.len() as u32) < wanted && collisions < wanted {
+            if self.tree.node(ROOT).proof.is_proven() {
+                break;
+            }
+            match self.descend() {
+                Descent::Proven(id) => {
+                    let node = self.tree.node(id);
+                    let value = node.proof.value_for(Side::ZERO).expect("a proven node");
+                    self.backup(id, value as f64, false);
+                    self.propagate_proof(id);
+                    finished += 1;
+                }
+                Descent::Leaf(id) => {
+                    self.add_virtual_loss(id);
+                    let node = &self.tree.nodes[id as usize];
+                    let moves = self.tree.edges_of(id).iter().map(|e| e.mv);
+                    self.batch.push(&node.state, node.plies, moves);
+                    self.pending.push(id);
+                }
+                Descent::Collision => collisions += 1,
+            }
+        }
+        (finished, collisions)
+    }
+
+    /// The leaves queued by the last [`Mcts::gather_leaves`].
+    pub fn leaves(&self) -> &LeafBatch<G> {
+        &self.batch
+    }
+
+    /// Stores the evaluator's answers for the queued leaves and backs their values up. Returns the
+    /// number of simulations this finishes.
+    pub fn absorb_evaluations(&mut self, evaluations: &Evaluations) -> u32 {
+        let pending = std::mem::take(&mut self.pending);
+        for (leaf, &id) in pending.iter().enumerate() {
+            self.set_priors(id, &evaluations.priors[self.batch.range(leaf)]);
+            let node = self.tree.node_mut(id);
+            node.evaluated = true;
+            let value = evaluations.values[leaf];
+            let value = if value.is_finite() { value.clamp(-1.0, 1.0) } else { 0.0 };
+            let value = if node.to_move == Side::ZERO { value } else { -value };
+            self.backup(id, value as f64, true);
+        }
+        let count = pending.len() as u32;
+        self.pending = pending;
+        self.pending.clear();
+        count
+    }
+
+    /// Normalised priors; weights that are negative, not finite or all zero fall back to uniform.
+    fn set_priors(&mut self, id: NodeId, weights: &[f32]) {
+        let range = self.tree.edge_range(id);
+        let usable = |w: f32| if w.is_finite() && w > 0.0 { w } else { 0.0 };
+        let total: f32 = weights.iter().map(|&w| usable(w)).sum();
+        let uniform = 1.0 / range.len().max(1) as f32;
+        for (edge, &w) in self.tree.edges[range].iter_mut().zip(weights) {
+            edge.prior = if total > 0.0 { usable(w) / total } else { uniform };
+        }
+    }
+
+    /// One descent from the root to a leaf.
+    fn descend(&mut self) -> Descent {
+        self.repetition.begin_descent();
+        let mut id = ROOT;
+        loop {
+            let node = self.tree.node(id);
+            if node.proof.is_proven() {
+                return Descent::Proven(id);
+            }
+            if !node.evaluated {
+                // Only a fresh root is unevaluated without being queued.
+                return if node.virtual_visits > 0 { Descent::Collision } else { Descent::Leaf(id) };
+            }
+            let edge = self.select_edge(id);
+            let child = self.tree.edges[edge].child;
+            if child == NO_NODE {
+                let child = self.create_child(id, edge);
+                let proven = self.tree.node(child).proof.is_proven();
+                return if proven { Descent::Proven(child) } else { Descent::Leaf(child) };
+            }
+            let child_node = self.tree.node(child);
+            self.repetition.enter(child_node.hash, child_node.irreversible);
+            id = child;
+        }
+    }
+
+    /// The PUCT choice among `id`'s edges (an index into the edge arena).
+    #[inline]
+    fn select_edge(&self, id: NodeId) -> usize {
+        let node = self.tree.node(id);
+        let mover = node.to_move;
+        let sqrt_visits = ((node.visits + node.virtual_visits) as f32).sqrt();
+        let unvisited_value = first_play_value(self.config.fpu, node.mean_for(mover).unwrap_or(0.0));
+        let range = self.tree.edge_range(id);
+        let mut best = (range.start, f32::NEG_INFINITY);
+        for (index, edge) in self.tree.edges[range.clone()].iter().enumerate() {
+            let (q, visits) = if edge.child == NO_NODE {
+                (unvisited_value, 0)
+            } else {
+                let child = self.tree.node(edge.child);
+                let visits = child.visits + child.virtual_visits;
+                let q = match child.proof.value_for(mover) {
+                    Some(exact) => exact,
+                    None => {
+                        mean_with_virtual_loss(child.value_sum_for(mover), child.visits, child.virtual_visits)
+                    }
+                };
+                (q, visits)
+            };
+            let score = puct_score(q, edge.prior, sqrt_visits, visits, self.config.c_puct);
+            if score > best.1 {
+                best = (range.start + index, score);
+            }
+        }
+        best.0
+    }
+
+    /// Creates the node behind edge `edge` of `parent`, judging it with the full ending rules: a
+    /// finished position (repetition along the game and tree path and the cap included) is proven.
+    fn create_child(&mut self, parent: NodeId, edge: usize) -> NodeId {
+        let parent_node = self.tree.node(parent);
+        let mv = self.tree.edges[edge].mv;
+        let mut state = parent_node.state.clone();
+        let plies = parent_node.plies + 1;
+        let irreversible = self.game.is_irreversible(&state, mv);
+        self.game.apply(&mut state, mv);
+        let repeated = self.repetition.is_third_occurrence(self.game.position_hash(&state), irreversible);
+        let outcome = judge(&self.game, &state, plies, repeated, &mut self.moves);
+        let node = self.new_node(state, parent, plies, irreversible, outcome.map(Proof::terminal));
+        let moves: &[G::Move] = if outcome.is_some() { &[] } else { &self.moves };
+        let child = self.tree.push(node, moves);
+        self.tree.edges[edge].child = child;
+        self.prove_win_in_one(child);
+        child
+    }
+
+    /// With `find_wins_in_one`, proves `id` won when one of its moves wins at once, creating that
+    /// child so the winning move can be played. An immediate win comes before every draw rule
+    /// (RULES.md 0.3), so the repetition path is not needed for it.
+    fn prove_win_in_one(&mut self, id: NodeId) {
+        if !self.config.find_wins_in_one || self.tree.node(id).proof.is_proven() {
+            return;
+        }
+        let node = self.tree.node(id);
+        let mover = node.to_move;
+        let found = self.tree.edge_range(id).find_map(|edge| {
+            let mut state = node.state.clone();
+            self.game.apply(&mut state, self.tree.edges[edge].mv);
+            match self.game.immediate_result(&state) {
+                Some(outcome) if outcome.winner == Some(mover) => Some((edge, state, outcome)),
+                _ => None,
+            }
+        });
+        let Some((edge, state, outcome)) = found else { return };
+        let (plies, irreversible) =
+            (node.plies + 1, self.game.is_irreversible(&node.state, self.tree.edges[edge].mv));
+        let winner = self.new_node(state, id, plies, irreversible, Some(Proof::terminal(outcome)));
+        let child = self.tree.push(winner, &[]);
+        self.tree.edges[edge].child = child;
+        self.tree.node_mut(id).proof = Proof::Proven { winner: Some(mover), plies: 1 };
+    }
+
+    fn add_virtual_loss(&mut self, mut id: NodeId) {
+        while id != NO_NODE {
+            let node = self.tree.node_mut(id);
+            node.virtual_visits += 1;
+            id = node.parent;
+        }
+    }
+
+    /// Adds one visit with `value` (side zero's view) from `id` up to the root, removing the virtual
+    /// visit of a queued leaf.
+    fn backup(&mut self, mut id: NodeId, value: f64, was_queued: bool) {
+        while id != NO_NODE {
+            let node = self.tree.node_mut(id);
+            node.visits += 1;
+            node.value_sum += value;
+            node.virtual_visits -= was_queued as u32;
+            id = node.parent;
+        }
+    }
+
+    /// After `id` got proven, proves its ancestors as far as its proof decides them.
+    fn propagate_proof(&mut self, mut id: NodeId) {
+        loop {
+            let parent = self.tree.node(id).parent;
+            if parent == NO_NODE || self.tree.node(parent).proof.is_proven() {
+                return;
+            }
+            let nodes = &self.tree.nodes;
+            let children = self.tree.edges_of(parent).iter().map(|e| match e.child {
+                NO_NODE => Proof::Unknown,
+                child => nodes[child as usize].proof,
+            });
+            let proof = combine(self.tree.node(parent).to_move, children);
+            if !proof.is_proven() {
+                return;
+            }
+            self.tree.node_mut(parent).proof = proof;
+            id = parent;
+        }
+    }
+
+    /// Each root move with its visit count (the policy target of self-play).
+    pub fn root_visits(&self) -> impl Iterator<Item = (G::Move, u32)> + '_ {
+        self.tree.edges_of(ROOT).iter().map(|e| {
+            let visits = if e.child == NO_NODE { 0 } else { self.tree.node(e.child).visits };
+            (e.mv, visits)
+        })
+    }
+
+    /// The move to play after a search, `None` when the root has no move.
+    ///
+    /// A proven win plays its nearest winning move; proven losing moves are avoided while anything else
+    /// remains, and a proven loss plays the move that resists longest. Otherwise: the most visited move
+    /// at `temperature` 0, or a move drawn with probability ∝ visits^(1/temperature).
+    pub fn choose_move<R: Rng>(&self, temperature: f32, rng: &mut R) -> Option<G::Move> {
+        let root = self.tree.node(ROOT);
+        let mover = root.to_move;
+        let edges = self.tree.edges_of(ROOT);
+        let proof_of = |e: &super::tree::Edge<G::Move>| match e.child {
+            NO_NODE => Proof::Unknown,
+            child => self.tree.node(child).proof,
+        };
+        let visits_of = |e: &super::tree::Edge<G::Move>| match e.child {
+            NO_NODE => 0,
+            child => self.tree.node(child).visits,
+        };
+        let plies_of = |e| match proof_of(e) {
+            Proof::Proven { plies, .. } => plies,
+            Proof::Unknown => 0,
+        };
+        if let Proof::Proven { winner: Some(w), .. } = root.proof {
+            return if w == mover {
+                let wins = edges.iter().filter(|e| proof_of(e).value_for(mover) == Some(1.0));
+                wins.min_by_key(|e| plies_of(e)).map(|e| e.mv)
+            } else {
+                edges.iter().max_by_key(|e| (plies_of(e), visits_of(e))).map(|e| e.mv)
+            };
+        }
+        let loses = |e| proof_of(e).value_for(mover) == Some(-1.0);
+        let all_lose = edges.iter().all(loses);
+        let candidates = || edges.iter().filter(move |e| all_lose || !loses(e));
+        if temperature > 0.0 {
+            let weight = |e| (visits_of(e) as f64).powf(1.0 / temperature as f64);
+            let total: f64 = candidates().map(weight).sum();
+            if total > 0.0 && total.is_finite() {
+                let mut target = rng.random::<f64>() * total;
+                for edge in candidates() {
+                    target -= weight(edge);
+                    if target < 0.0 {
+                        return Some(edge.mv);
+                    }
+                }
+            }
+        }
+        // Most visits; ties go to the higher prior, then to the first move.
+        candidates()
+            .fold(None, |best: Option<&super::tree::Edge<G::Move>>, e| match best {
+                Some(b) if (visits_of(b), b.prior) >= (visits_of(e), e.prior) => Some(b),
+                _ => Some(e),
+            })
+            .map(|e| e.mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    use super::*;
+    use crate::game::{AnyGame, Reason};
+    use crate::search::{RolloutEvaluator, UniformEvaluator};
+
+    fn hunt(spec: &str) -> crate::game::hunt::HuntGame {
+        match AnyGame::from_spec(spec).unwrap() {
+            AnyGame::Hunt(g) => g,
+            other => panic!("{spec} built {other:?}"),
+        }
+    }
+
+    fn search<G: Game>(game: &G, position: &str, config: SearchConfig) -> (Mcts<G>, SearchReport) {
+        let start = game.parse_position(position).unwrap();
+        let mut mcts = Mcts::new(game.clone(), config);
+        mcts.set_position(&start, &[]);
+        let report = mcts.run(&mut UniformEvaluator, &mut Pcg64Mcg::seed_from_u64(1));
+        (mcts, report)
+    }
+
+    fn best<G: Game>(mcts: &Mcts<G>, position: &str) -> String {
+        let state = mcts.game().parse_position(position).unwrap();
+        let mv = mcts.choose_move(0.0, &mut Pcg64Mcg::seed_from_u64(1)).unwrap();
+        mcts.game().format_move(&state, mv)
+    }
+
+    fn config(simulations: u32, batch: usize) -> SearchConfig {
+        SearchConfig { simulations, batch, ..SearchConfig::default() }
+    }
+
+    #[test]
+    fn wins_in_one_are_found_and_proven() {
+        let cases = [
+            // The General one step from the apex.
+            ("sixteen-rebels", "G:c6;R:a1,b1,c1,d1,e1,a2;g", "c6-c7"),
+            // The move that takes the Rebels down to general_wins_at (4).
+            ("sixteen-rebels", "G:c2;R:b3,d3,a5,b5,d5,e5;g", "c2-c3xb3xd3"),
+            // The General next to the bottom row.
+            ("twenty-six-rebels", "G:c2;R:b5,d5,b9,c9,d9;g", "c2-c1"),
+        ];
+        for (spec, position, winning) in cases {
+            for batch in [1, 8] {
+                let game = hunt(spec);
+                let (mcts, report) = search(&game, position, config(400, batch));
+                assert_eq!(best(&mcts, position), winning, "{spec} {position} batch {batch}");
+                assert_eq!(report.proof, Proof::Proven { winner: Some(Side::ZERO), plies: 1 }, "{position}");
+                assert_eq!(report.value, 1.0);
+            }
+        }
+    }
+
+    #[test]
+    fn a_forced_win_in_three_is_proven_with_its_distance() {
+        let game = hunt("sixteen-rebels");
+        let position = "G:c5;R:a1,b1,c1,d1,e1;g";
+        let (mcts, report) = search(&game, position, config(20_000, 4));
+        assert_eq!(report.proof, Proof::Proven { winner: Some(Side::ZERO), plies: 3 });
+        assert!(report.simulations < 20_000, "the search stops once the root is proven");
+        assert_eq!(best(&mcts, position), "c5-c6");
+    }
+
+    #[test]
+    fn the_losing_side_sees_its_proven_loss() {
+        let game = hunt("sixteen-rebels");
+        // Rebels to move; whatever they do, the General reaches c7 next move.
+        let position = "G:c6;R:a1,b1,c1,d1,e1;r";
+        let (_, report) = search(&game, position, config(5_000, 1));
+        assert_eq!(report.proof, Proof::Proven { winner: Some(Side::ZERO), plies: 2 });
+        assert_eq!(report.value, -1.0);
+    }
+
+    #[test]
+    fn the_cap_is_a_draw_inside_the_tree() {
+        // One ply left before the cap: every move ends in a draw unless it wins at once.
+        let game = hunt("sixteen-rebels:max_plies=1");
+        let (_, report) = search(&game, "G:a1;R:c1,c2,c3,c4,c5,e5;g", config(1_000, 1));
+        assert_eq!(report.proof, Proof::Proven { winner: None, plies: 1 });
+    }
+
+    #[test]
+    fn a_third_occurrence_inside_the_tree_is_a_draw() {
+        let game = hunt("sixteen-rebels");
+        let start = game.parse_position("G:a1;R:c3,e5,e4,d5,c5;g").unwrap();
+        // The start stands twice in the history; e3-e4 would bring it a third time.
+        let mut line = crate::game::Playthrough::from_position(game.clone(), start);
+        for text in ["a1-a2", "e4-e3", "a2-a1", "e3-e4", "a1-a2", "e4-e3", "a2-a1"] {
+            line.play_text(text).unwrap();
+        }
+        let mut mcts = Mcts::new(game.clone(), config(300, 1));
+        mcts.set_position(&start, line.moves());
+        mcts.run(&mut UniformEvaluator, &mut Pcg64Mcg::seed_from_u64(1));
+        let repeat = line.play_text("e3-e4").unwrap();
+        assert_eq!(line.outcome().map(|o| o.reason), Some(Reason::Repetition));
+        let child = mcts.tree().child_by_move(ROOT, repeat).expect("every root move is tried");
+        assert_eq!(mcts.tree().node(child).proof, Proof::Proven { winner: None, plies: 0 });
+    }
+
+    #[test]
+    fn batches_leave_no_virtual_loss_and_visits_add_up() {
+        let game = hunt("sixteen-rebels");
+        let start = game.start();
+        let mut mcts = Mcts::new(game.clone(), config(3_000, 16));
+        mcts.set_position(&start, &[]);
+        let report = mcts.run(&mut RolloutEvaluator::new(5), &mut Pcg64Mcg::seed_from_u64(2));
+        assert_eq!(report.simulations, 3_000);
+        assert_eq!(report.root_visits, 3_000);
+        for (id, node) in mcts.tree().nodes.iter().enumerate() {
+            assert_eq!(node.virtual_visits, 0);
+            let below: u32 = mcts
+                .tree()
+                .edges_of(id as NodeId)
+                .iter()
+                .filter(|e| e.child != NO_NODE)
+                .map(|e| mcts.tree().node(e.child).visits)
+                .sum();
+            assert!(node.visits >= below + node.evaluated as u32 * (node.edge_count > 0) as u32);
+        }
+    }
+
+    #[test]
+    fn the_subtree_of_the_position_reached_is_reused() {
+        let game = hunt("sixteen-rebels");
+        let start = game.start();
+        let mut mcts = Mcts::new(game.clone(), config(2_000, 1));
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        mcts.set_position(&start, &[]);
+        mcts.run(&mut UniformEvaluator, &mut rng);
+        let first = mcts.choose_move(0.0, &mut rng).unwrap();
+        let first_node = mcts.tree().child_by_move(ROOT, first).unwrap();
+        let reply_edge = mcts.tree().edges_of(first_node).iter().find(|e| e.child != NO_NODE).unwrap();
+        let (reply, kept) = (reply_edge.mv, mcts.tree().node(reply_edge.child).visits);
+        let mut state = start;
+        game.apply(&mut state, first);
+        game.apply(&mut state, reply);
+        mcts.set_position(&start, &[first, reply]);
+        assert_eq!(mcts.tree().node(ROOT).visits, kept);
+        assert_eq!(mcts.tree().node(ROOT).state, state);
+        assert_eq!(mcts.tree().node(ROOT).parent, NO_NODE);
+        let report = mcts.run(&mut UniformEvaluator, &mut rng);
+        assert_eq!(report.root_visits, kept + 2_000);
+        // A position outside the tree starts afresh.
+        mcts.set_position(&start, &[]);
+        assert_eq!(mcts.tree().nodes.len(), 1);
+    }
+
+    #[test]
+    fn root_noise_keeps_priors_a_distribution() {
+        let game = hunt("sixteen-rebels");
+        let noise = DirichletNoise { alpha: 0.3, epsilon: 0.25 };
+        let config = SearchConfig { root_noise: Some(noise), ..config(200, 1) };
+        let (mcts, _) = search(&game, "G:c3;R:a1,b1,c1,d1,e1,a5,e5;g", config);
+        let priors: Vec<f32> = mcts.tree().edges_of(ROOT).iter().map(|e| e.prior).collect();
+        assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        let uniform = 1.0 / priors.len() as f32;
+        assert!(priors.iter().any(|&p| (p - uniform).abs() > 1e-3), "{priors:?}");
+    }
+}

@@ -1,0 +1,24 @@
+//! Monte-Carlo tree search over any [`Game`](crate::game::Game), guided by an [`Evaluator`] that
+//! answers batches of leaves (random rollouts here; a network in the `nn` layer later).
+//!
+//! - [`tree`]: the preallocated node and edge arenas, re-rooting for subtree reuse;
+//! - [`select`]: PUCT, first-play urgency and virtual loss as pure functions;
+//! - [`solver`]: proofs of won, lost and drawn nodes and their distances;
+//! - [`repetition`]: repetition draws along the game history and the tree path;
+//! - [`noise`]: Dirichlet root noise (gamma sampling);
+//! - [`evaluator`]: the batch interface and the uniform and rollout evaluators;
+//! - [`mcts`]: the driver tying them together.
+
+pub mod evaluator;
+pub mod mcts;
+pub mod noise;
+pub mod repetition;
+pub mod select;
+pub mod solver;
+pub mod tree;
+
+pub use evaluator::{Evaluations, Evaluator, LeafBatch, RolloutEvaluator, UniformEvaluator};
+pub use mcts::{Mcts, SearchConfig, SearchReport};
+pub use noise::DirichletNoise;
+pub use select::Fpu;
+pub use solver::Proof;
