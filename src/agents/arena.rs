@@ -220,7 +220,8 @@ mod tests {
             let records = run_match(g, [&a, &b], settings, &|_| {}).unwrap();
             for (i, record) in records.iter().enumerate() {
                 assert_eq!(record.game, i);
-                let general = if i % 2 == 0 { "random" } else { "mcts:sims=8,c=1.5,temp=0,batch=1" };
+                let general =
+                    if i % 2 == 0 { "random" } else { "mcts:sims=8,c=1.5,temp=0,batch=1,rollout=decisive" };
                 assert_eq!(record.agents["general"], general);
                 assert_eq!(record.moves.len() as u32, record.plies);
             }

@@ -4,6 +4,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::{Agent, derive_seed};
+use crate::game::playout::RolloutPolicy;
 use crate::game::{Game, Playthrough};
 use crate::search::{Mcts, Proof, RolloutEvaluator, SearchConfig, SearchReport};
 
@@ -16,10 +17,16 @@ pub struct MctsAgent<G: Game> {
 }
 
 impl<G: Game> MctsAgent<G> {
-    pub fn new(game: G, config: SearchConfig, temperature: f32, seed: u64) -> MctsAgent<G> {
+    pub fn new(
+        game: G,
+        config: SearchConfig,
+        rollout: RolloutPolicy,
+        temperature: f32,
+        seed: u64,
+    ) -> MctsAgent<G> {
         MctsAgent {
             search: Mcts::new(game, config),
-            evaluator: RolloutEvaluator::new(derive_seed(seed, 1)),
+            evaluator: RolloutEvaluator::new(rollout, derive_seed(seed, 1)),
             temperature,
             rng: Pcg64Mcg::seed_from_u64(derive_seed(seed, 2)),
             last: None,

@@ -10,16 +10,21 @@ use super::Agent;
 use super::mcts::MctsAgent;
 use super::random::RandomAgent;
 use crate::game::Game;
+use crate::game::playout::RolloutPolicy;
 use crate::search::SearchConfig;
 
 /// Every agent name with its keys, for help texts and error messages.
 pub const KNOWN_AGENTS: &[(&str, &str)] = &[
     ("random", "uniformly random legal moves"),
-    ("mcts", "rollout MCTS; keys sims=N (default 800), c=PUCT constant (1.5), temp=T (0), batch=B (1)"),
+    (
+        "mcts",
+        "rollout MCTS; keys sims=N (default 800), c=PUCT constant (1.5), temp=T (0), batch=B (1), \
+         rollout=decisive|uniform (decisive: take a win in one when there is one)",
+    ),
     ("human", "moves typed at the terminal (rebel-zero play only)"),
 ];
 
-const MCTS_KEYS: &str = "sims, c, temp, batch";
+const MCTS_KEYS: &str = "sims, c, temp, batch, rollout";
 
 /// A checked agent spec.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +42,7 @@ pub struct MctsSettings {
     /// Temperature of the final move choice (0: the most visited move).
     pub temperature: f32,
     pub batch: usize,
+    pub rollout: RolloutPolicy,
 }
 
 impl Default for MctsSettings {
@@ -47,6 +53,7 @@ impl Default for MctsSettings {
             c_puct: search.c_puct,
             temperature: 0.0,
             batch: search.batch,
+            rollout: RolloutPolicy::Decisive,
         }
     }
 }
@@ -113,14 +120,20 @@ impl AgentSpec {
                     batch: settings.batch,
                     ..SearchConfig::default()
                 };
-                Ok(Box::new(MctsAgent::new(game.clone(), config, settings.temperature, seed)))
+                Ok(Box::new(MctsAgent::new(
+                    game.clone(),
+                    config,
+                    settings.rollout,
+                    settings.temperature,
+                    seed,
+                )))
             }
             AgentSpec::Human => Err(AgentError::HumanNotHere),
         }
     }
 }
 
-/// The canonical spec, every option written out (`mcts:sims=800,c=1.5,temp=0,batch=1`).
+/// The canonical spec, every option written out (`mcts:sims=800,c=1.5,temp=0,batch=1,rollout=decisive`).
 impl fmt::Display for AgentSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -129,8 +142,15 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Mcts(s) => {
                 write!(
                     f,
-                    "mcts:sims={},c={},temp={},batch={}",
-                    s.simulations, s.c_puct, s.temperature, s.batch
+                    "mcts:sims={},c={},temp={},batch={},rollout={}",
+                    s.simulations,
+                    s.c_puct,
+                    s.temperature,
+                    s.batch,
+                    match s.rollout {
+                        RolloutPolicy::Decisive => "decisive",
+                        RolloutPolicy::Uniform => "uniform",
+                    }
                 )
             }
         }
@@ -181,6 +201,13 @@ fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSettings, AgentError> {
                     .filter(|c: &f32| c.is_finite() && *c >= 0.0)
                     .ok_or_else(|| bad("a number ≥ 0"))?
             }
+            "rollout" => {
+                settings.rollout = match value {
+                    "decisive" => RolloutPolicy::Decisive,
+                    "uniform" => RolloutPolicy::Uniform,
+                    _ => return Err(bad("decisive or uniform")),
+                }
+            }
             "temp" => {
                 settings.temperature = value
                     .parse()
@@ -208,10 +235,16 @@ mod tests {
     fn specs_parse_and_print_canonically() {
         assert_eq!(AgentSpec::parse("random").unwrap(), AgentSpec::Random);
         assert_eq!(AgentSpec::parse(" human ").unwrap(), AgentSpec::Human);
-        let spec = AgentSpec::parse("mcts:sims=50, temp=1,c=2.5,batch=4").unwrap();
-        let expected = MctsSettings { simulations: 50, c_puct: 2.5, temperature: 1.0, batch: 4 };
+        let spec = AgentSpec::parse("mcts:sims=50, temp=1,c=2.5,batch=4,rollout=uniform").unwrap();
+        let expected = MctsSettings {
+            simulations: 50,
+            c_puct: 2.5,
+            temperature: 1.0,
+            batch: 4,
+            rollout: RolloutPolicy::Uniform,
+        };
         assert_eq!(spec, AgentSpec::Mcts(expected));
-        assert_eq!(spec.to_string(), "mcts:sims=50,c=2.5,temp=1,batch=4");
+        assert_eq!(spec.to_string(), "mcts:sims=50,c=2.5,temp=1,batch=4,rollout=uniform");
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
         assert_eq!(AgentSpec::parse("mcts").unwrap(), AgentSpec::Mcts(MctsSettings::default()));
     }
@@ -221,7 +254,8 @@ mod tests {
         let cases = [
             ("alphazero", &["alphazero", "random, mcts, human"][..]),
             ("", &["known agents"]),
-            ("mcts:simulations=5", &["simulations", "sims, c, temp, batch"]),
+            ("mcts:simulations=5", &["simulations", "sims, c, temp, batch, rollout"]),
+            ("mcts:rollout=smart", &["rollout=smart", "decisive or uniform"]),
             ("mcts:sims=0", &["sims=0", "≥ 1"]),
             ("mcts:sims=many", &["sims=many"]),
             ("mcts:c=-1", &["c=-1"]),

@@ -9,7 +9,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::load_game;
 use crate::game::perft::perft;
-use crate::game::playout::{PlayoutScratch, random_playout};
+use crate::game::playout::{PlayoutScratch, RolloutPolicy, random_playout};
 use crate::game::registry::all_rulesets;
 use crate::game::{Game, Reason};
 use crate::with_game;
@@ -83,7 +83,8 @@ fn playout_speed<G: Game>(game: &G, budget: Duration, seed: u64) -> PlayoutSpeed
     let (mut games, mut plies, mut caps) = (0u64, 0u64, 0u64);
     while timer.elapsed() < budget {
         for _ in 0..64 {
-            let (outcome, length) = random_playout(game, start.clone(), 0, &mut rng, &mut scratch);
+            let (outcome, length) =
+                random_playout(game, start.clone(), 0, RolloutPolicy::Uniform, &mut rng, &mut scratch);
             games += 1;
             plies += length as u64;
             caps += (outcome.reason == Reason::Cap) as u64;

@@ -10,6 +10,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::load_game;
 use crate::game::Game;
+use crate::game::playout::RolloutPolicy;
 use crate::search::{Evaluator, Mcts, RolloutEvaluator, SearchConfig, UniformEvaluator};
 use crate::with_game;
 
@@ -49,7 +50,17 @@ pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
             let runs = [
                 ("value 0", "off", speed(g, unchecked, &mut UniformEvaluator, budget, args.seed)),
                 ("value 0", "on", speed(g, config, &mut UniformEvaluator, budget, args.seed)),
-                ("rollout", "on", speed(g, config, &mut RolloutEvaluator::new(args.seed), budget, args.seed)),
+                (
+                    "rollout",
+                    "on",
+                    speed(
+                        g,
+                        config,
+                        &mut RolloutEvaluator::new(RolloutPolicy::Uniform, args.seed),
+                        budget,
+                        args.seed,
+                    ),
+                ),
             ];
             for (name, check, per_second) in runs {
                 println!(

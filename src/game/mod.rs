@@ -262,6 +262,19 @@ pub trait Game: Clone + Send + Sync + 'static {
         (!scratch.is_empty()).then(|| scratch[rng.random_range(0..scratch.len())])
     }
 
+    /// A legal move after which the mover has won by an immediate result (0.3 step 1), if any:
+    /// "decisive" rollouts play it instead of a random move. The default tries every move; games
+    /// override it to look only where such a win can be.
+    fn winning_move(&self, state: &Self::State, scratch: &mut Self::Moves) -> Option<Self::Move> {
+        let mover = self.to_move(state);
+        self.legal_moves(state, scratch);
+        scratch.iter().copied().find(|&mv| {
+            let mut next = state.clone();
+            self.apply(&mut next, mv);
+            self.immediate_result(&next).is_some_and(|o| o.winner == Some(mover))
+        })
+    }
+
     /// The result when the player to move has no legal move (0.3 step 2): that player loses, except in
     /// chess, where it is checkmate or stalemate.
     fn no_moves_result(&self, state: &Self::State) -> Outcome {

@@ -94,6 +94,15 @@ pub fn check_position<G: Game>(game: &G, state: &G::State) -> Result<(), String>
         texts.push(move_text);
         actions.push(action);
     }
+    let mut scratch = G::Moves::default();
+    if let Some(mv) = game.winning_move(state, &mut scratch) {
+        let mover = game.to_move(state);
+        let mut next = state.clone();
+        game.apply(&mut next, mv);
+        if !moves.contains(&mv) || game.outcome(&next).is_none_or(|o| o.winner != Some(mover)) {
+            return Err(format!("winning_move gave {mv:?}, which does not win at once, at {text}"));
+        }
+    }
     texts.sort();
     if texts.windows(2).any(|w| w[0] == w[1]) {
         return Err(format!("two legal moves share a notation at {text}"));

@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::game::Game;
-use crate::game::playout::{PlayoutScratch, random_playout};
+use crate::game::playout::{PlayoutScratch, RolloutPolicy, random_playout};
 
 /// Leaf positions waiting for evaluation, stored flat so that a batch reuses its buffers.
 #[derive(Clone, Debug)]
@@ -110,17 +110,18 @@ impl<G: Game> Evaluator<G> for UniformEvaluator {
     }
 }
 
-/// Uniform priors and the result of one uniformly random playout: classic UCT. The playout counts
-/// repetitions only from the leaf on, not along the tree path above it.
+/// Uniform priors and the result of one random playout: classic UCT. The playout counts repetitions
+/// only from the leaf on, not along the tree path above it.
 #[derive(Clone, Debug)]
 pub struct RolloutEvaluator<G: Game> {
+    policy: RolloutPolicy,
     rng: Pcg64Mcg,
     scratch: PlayoutScratch<G>,
 }
 
 impl<G: Game> RolloutEvaluator<G> {
-    pub fn new(seed: u64) -> RolloutEvaluator<G> {
-        RolloutEvaluator { rng: Pcg64Mcg::seed_from_u64(seed), scratch: PlayoutScratch::new() }
+    pub fn new(policy: RolloutPolicy, seed: u64) -> RolloutEvaluator<G> {
+        RolloutEvaluator { policy, rng: Pcg64Mcg::seed_from_u64(seed), scratch: PlayoutScratch::new() }
     }
 }
 
@@ -130,8 +131,14 @@ impl<G: Game> Evaluator<G> for RolloutEvaluator<G> {
         for leaf in 0..leaves.len() {
             let state = leaves.state(leaf);
             let mover = game.to_move(state);
-            let (outcome, _) =
-                random_playout(game, state.clone(), leaves.plies(leaf), &mut self.rng, &mut self.scratch);
+            let (outcome, _) = random_playout(
+                game,
+                state.clone(),
+                leaves.plies(leaf),
+                self.policy,
+                &mut self.rng,
+                &mut self.scratch,
+            );
             out.values[leaf] = outcome.value_for(mover);
         }
     }

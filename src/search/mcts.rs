@@ -620,7 +620,10 @@ mod tests {
         let start = game.start();
         let mut mcts = Mcts::new(game.clone(), config(3_000, 16));
         mcts.set_position(&start, &[]);
-        let report = mcts.run(&mut RolloutEvaluator::new(5), &mut Pcg64Mcg::seed_from_u64(2));
+        let report = mcts.run(
+            &mut RolloutEvaluator::new(crate::game::playout::RolloutPolicy::Uniform, 5),
+            &mut Pcg64Mcg::seed_from_u64(2),
+        );
         assert_eq!(report.simulations, 3_000);
         assert_eq!(report.root_visits, 3_000);
         for (id, node) in mcts.tree().nodes.iter().enumerate() {

@@ -400,3 +400,18 @@ fn sampled_moves_are_uniform_over_the_legal_moves() {
         assert!(n.abs_diff(expected) < 160, "{mv}: {n} draws, expected about {expected}");
     }
 }
+
+#[test]
+fn decisive_rollouts_see_the_apex_and_the_trap() {
+    let g = game("sixteen-rebels");
+    let mut scratch = <HuntGame as Game>::Moves::default();
+    let mut winning = |position: &str| {
+        let s = at(&g, position);
+        g.winning_move(&s, &mut scratch).map(|m| g.format_move(&s, m))
+    };
+    assert_eq!(winning("G:c6;R:a1,b1,c1,d1,e1;g").as_deref(), Some("c6-c7"));
+    // Leaving the General no move is the Rebels' win, though not an immediate result.
+    assert_eq!(winning("G:a1;R:a2,b1,c3,e5,d5;r").as_deref(), Some("c3-b2"));
+    assert_eq!(winning("G:b6;R:b5,c5,e5,a1,a2;r").as_deref(), Some("e5-d5"));
+    assert_eq!(winning(&g.format_position(&g.start())), None);
+}

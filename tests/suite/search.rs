@@ -258,7 +258,7 @@ fn matches_are_reproducible_whatever_the_thread_count_and_replay() {
         ];
         let (code, stdout, stderr) = rebel_zero(&args, "");
         assert_eq!(code, 0, "{stderr}");
-        assert!(stdout.contains("| A | mcts:sims=30,c=1.5,temp=1,batch=1 |"), "{stdout}");
+        assert!(stdout.contains("| A | mcts:sims=30,c=1.5,temp=1,batch=1,rollout=decisive |"), "{stdout}");
         std::fs::read_to_string(out.join("games.jsonl")).unwrap()
     };
     let one = run("1", "one");

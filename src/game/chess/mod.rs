@@ -122,6 +122,11 @@ impl Game for ChessGame {
         None
     }
 
+    /// Chess has no immediate results (mate is a position with no legal move), so no move wins at once.
+    fn winning_move(&self, _pos: &Position, _scratch: &mut Self::Moves) -> Option<Self::Move> {
+        None
+    }
+
     fn no_moves_result(&self, pos: &Position) -> Outcome {
         if self.in_check(pos) {
             Outcome::win(pos.side.opponent(), Reason::Checkmate)

@@ -358,6 +358,42 @@ impl Game for HuntGame {
         (!scratch.is_empty()).then(|| scratch[rng.random_range(0..scratch.len())])
     }
 
+    /// The General's few moves are all tried. A Rebel move wins by blockade, custodial capture, or by
+    /// leaving the General no move (the Rebels' usual win, a no-moves ending rather than an immediate
+    /// result, counted here because rollouts that miss it misjudge every Rebel position). One Rebel step
+    /// removes at most three of the General's moves (a step target, a leap landing, a leap), so it is
+    /// tried only when he has three or fewer, or a blockade or custodial win is possible.
+    fn winning_move(&self, s: &HuntState, scratch: &mut Self::Moves) -> Option<HuntMove> {
+        if s.result.is_some() {
+            return None;
+        }
+        let mover = s.to_move;
+        let wins = |next: &HuntState| match next.result {
+            Some(outcome) => outcome.winner == Some(mover),
+            None => {
+                mover == REBELS && {
+                    let mut replies = Self::Moves::default();
+                    self.general_moves(next, &mut replies);
+                    replies.is_empty()
+                }
+            }
+        };
+        if mover == REBELS {
+            let mut replies = Self::Moves::default();
+            self.general_moves(&HuntState { to_move: GENERAL, ..*s }, &mut replies);
+            let in_privy = self.board.privy >> s.general & 1 == 1;
+            if replies.len() > 3 && !self.rules.custodial && !(self.rules.blockade && in_privy) {
+                return None;
+            }
+        }
+        self.legal_moves(s, scratch);
+        scratch.iter().copied().find(|&m| {
+            let mut next = *s;
+            self.apply(&mut next, m);
+            wins(&next)
+        })
+    }
+
     #[inline]
     fn apply(&self, s: &mut HuntState, m: HuntMove) {
         if s.to_move == GENERAL {

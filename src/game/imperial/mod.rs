@@ -144,6 +144,26 @@ impl Game for ImperialGame {
         None
     }
 
+    /// Only two moves can win at once: the Emperor reaching the border, or an Ally filling the last
+    /// free neighbour of the Emperor; everything else is skipped without being played.
+    fn winning_move(&self, s: &ImperialState, scratch: &mut Moves) -> Option<ImperialMove> {
+        let neighbours = TABLES.neighbours[s.emperor as usize];
+        let gap = neighbours & !s.men[ALLIES.index()];
+        let candidate = |m: &ImperialMove| {
+            if s.to_move == RUSSIANS {
+                m.from == s.emperor && TABLES.border & bit(m.to) != 0
+            } else {
+                gap.count_ones() == 1 && bit(m.to) == gap
+            }
+        };
+        self.legal_moves(s, scratch);
+        scratch.iter().copied().filter(candidate).find(|&m| {
+            let mut next = *s;
+            self.apply(&mut next, m);
+            self.immediate_result(&next).is_some_and(|o| o.winner == Some(s.to_move))
+        })
+    }
+
     #[inline]
     fn is_irreversible(&self, _s: &ImperialState, m: ImperialMove) -> bool {
         m.taken != NO_SQUARE
