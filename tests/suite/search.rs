@@ -320,3 +320,31 @@ fn bad_agent_specs_and_sides_exit_with_code_2() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+/// A win in one in a hand-made position of each family: the search plays it and proves it.
+#[test]
+fn search_finds_and_proves_a_win_in_one_in_every_family() {
+    let cases = [
+        // The Emperor's only way to the border is east: d5, e9 and e1 are blocked.
+        ("imperial-contest", "4A4/9/9/9/3AE4/9/9/9/4A4 r", "e5-i5", Side::ZERO),
+        // Back-rank mate.
+        ("chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", Side::ZERO),
+        // The same mate stands in rebellion chess: Black cannot step the rook or the king away.
+        ("rebellion-chess", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", Side::ZERO),
+        // The General one step from the apex.
+        ("sixteen-rebels", "G:c6;R:a1,b1,c1,d1,e1;g", "c6-c7", Side::ZERO),
+    ];
+    for (spec, position, expected, winner) in cases {
+        let game = AnyGame::from_spec(spec).unwrap();
+        with_game!(&game, |g| {
+            let start = g.parse_position(position).unwrap();
+            let mut mcts = Mcts::new(g.clone(), SearchConfig { simulations: 400, ..SearchConfig::default() });
+            mcts.set_position(&start, &[]);
+            let mut rng = Pcg64Mcg::seed_from_u64(1);
+            let report = mcts.run(&mut UniformEvaluator, &mut rng);
+            assert_eq!(report.proof, Proof::Proven { winner: Some(winner), plies: 1 }, "{spec}");
+            let chosen = mcts.choose_move(0.0, &mut rng).unwrap();
+            assert_eq!(g.format_move(&start, chosen), expected, "{spec}");
+        });
+    }
+}
