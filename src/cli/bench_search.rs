@@ -40,6 +40,7 @@ pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
     for spec in &args.specs {
         let game = load_game(spec)?;
         with_game!(&game, |g| {
+            let rollouts = |policy| RolloutEvaluator::new(policy, args.seed);
             let config = SearchConfig {
                 simulations: args.sims,
                 batch: args.batch,
@@ -51,15 +52,14 @@ pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
                 ("value 0", "off", speed(g, unchecked, &mut UniformEvaluator, budget, args.seed)),
                 ("value 0", "on", speed(g, config, &mut UniformEvaluator, budget, args.seed)),
                 (
-                    "rollout",
+                    "uniform rollout",
                     "on",
-                    speed(
-                        g,
-                        config,
-                        &mut RolloutEvaluator::new(RolloutPolicy::Uniform, args.seed),
-                        budget,
-                        args.seed,
-                    ),
+                    speed(g, config, &mut rollouts(RolloutPolicy::Uniform), budget, args.seed),
+                ),
+                (
+                    "decisive rollout",
+                    "on",
+                    speed(g, config, &mut rollouts(RolloutPolicy::Decisive), budget, args.seed),
                 ),
             ];
             for (name, check, per_second) in runs {
