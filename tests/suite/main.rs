@@ -1,6 +1,7 @@
 //! One integration-test binary (ripgrep's habit): each module tests one area through the public API.
 
 mod chess_rules;
+mod chess_variant_reference;
 mod cli;
 mod hunt_rules;
 mod imperial_rules;
