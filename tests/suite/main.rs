@@ -2,6 +2,7 @@
 
 mod chess_rules;
 mod cli;
+mod hunt_reference;
 mod hunt_rules;
 mod imperial_rules;
 mod perft_vectors;
