@@ -335,63 +335,42 @@ mod reference {
         State { general, rebels, general_to_move: r.general_first, result: None }
     }
 
-    /// The immediate results of the ruleset on the position after a move (0.3 step 1).
-    pub fn immediate(b: &Board, r: &Rules, s: &State, general_taken: bool) -> Option<Outcome> {
+    /// Every immediate result (0.3 step 1) the position meets, in the order RULES.md lists them. In a
+    /// position reached by play at most one holds (a second would have ended the game earlier); RULES.md
+    /// gives no priority among them, so only parsed positions could tell one apart.
+    pub fn conditions(b: &Board, r: &Rules, s: &State, general_taken: bool) -> Vec<Outcome> {
         let g = s.general;
         let few = r.wins_at.is_some_and(|w| s.count() <= w);
         let on_apex = b.apex == Some(g);
         let bottom = b.xy[g].1 == 0;
         let blockade = b.general_only[g] && b.exits.iter().all(|&e| s.rebels[e]);
-        let general_wins = |reason| Some(Outcome::win(GENERAL, reason));
-        let rebels_win = |reason| Some(Outcome::win(REBELS, reason));
-        match r.family {
-            Family::Sixteen => {
-                if general_taken {
-                    rebels_win(Reason::Custodial)
-                } else if r.apex && on_apex {
-                    general_wins(Reason::Apex)
-                } else if few {
-                    general_wins(Reason::Captures)
-                } else if blockade {
-                    rebels_win(Reason::Blockade)
-                } else {
-                    None
-                }
-            }
-            Family::Juroku => few.then_some(Outcome::win(GENERAL, Reason::Captures)),
-            Family::Hyde => {
-                if bottom {
-                    general_wins(Reason::BottomRow)
-                } else if on_apex {
-                    rebels_win(Reason::ApexTrap)
-                } else {
-                    None
-                }
-            }
-            Family::HydeFree => {
-                if few {
-                    general_wins(Reason::Captures)
-                } else if on_apex {
-                    rebels_win(Reason::ApexTrap)
-                } else {
-                    None
-                }
-            }
-            Family::HydeAlt => {
-                if bottom {
-                    general_wins(Reason::BottomRow)
-                } else if few {
-                    general_wins(Reason::Captures)
-                } else if blockade {
-                    rebels_win(Reason::Blockade)
-                } else {
-                    None
-                }
-            }
-        }
+        let (general, rebels) =
+            (|reason| Outcome::win(GENERAL, reason), |reason| Outcome::win(REBELS, reason));
+        let list = match r.family {
+            Family::Sixteen => vec![
+                (general_taken, rebels(Reason::Custodial)),
+                (r.apex && on_apex, general(Reason::Apex)),
+                (few, general(Reason::Captures)),
+                (blockade, rebels(Reason::Blockade)),
+            ],
+            Family::Juroku => vec![(few, general(Reason::Captures))],
+            Family::Hyde => vec![(bottom, general(Reason::BottomRow)), (on_apex, rebels(Reason::ApexTrap))],
+            Family::HydeFree => vec![(few, general(Reason::Captures)), (on_apex, rebels(Reason::ApexTrap))],
+            Family::HydeAlt => vec![
+                (bottom, general(Reason::BottomRow)),
+                (few, general(Reason::Captures)),
+                (blockade, rebels(Reason::Blockade)),
+            ],
+        };
+        list.into_iter().filter(|c| c.0).map(|c| c.1).collect()
     }
 
-    /// Whether any immediate-result condition holds, whoever moved last (random positions avoid these).
+    /// The result of the move that led to `s`, if any.
+    pub fn immediate(b: &Board, r: &Rules, s: &State, general_taken: bool) -> Option<Outcome> {
+        conditions(b, r, s, general_taken).first().copied()
+    }
+
+    /// Whether any immediate-result condition holds, whoever moved last.
     pub fn decided(b: &Board, r: &Rules, s: &State) -> bool {
         immediate(b, r, s, false).is_some()
     }
@@ -590,11 +569,13 @@ struct Checker<'a> {
     problems: Vec<String>,
     positions: usize,
     perfts: usize,
+    /// How often each rule feature was met where both sides agreed, to show the comparison reaches it.
+    seen: std::collections::BTreeMap<String, usize>,
 }
 
 impl Checker<'_> {
     fn problem(&mut self, text: String) {
-        if self.problems.len() < 12 {
+        if self.problems.len() < 12 && !self.problems.iter().any(|p| p.ends_with(&text)) {
             self.problems.push(format!("[{}] {text}", self.spec));
         }
     }
@@ -629,12 +610,59 @@ impl Checker<'_> {
         }
         let paired: Vec<(String, G::Move, reference::State)> =
             engine.into_iter().zip(mine).map(|((name, mv), (_, next))| (name, mv, next)).collect();
+        for (name, _, next) in &paired {
+            self.tally(ours, name, next);
+        }
         if all_children {
             for (name, mv, next) in &paired {
                 self.compare_outcome(game, state, *mv, name, next);
             }
         }
         paired
+    }
+
+    fn tally(&mut self, before: &reference::State, name: &str, next: &reference::State) {
+        let b = &self.board;
+        let mut tags = vec![];
+        if let Some(o) = next.result {
+            tags.push(format!("result {}", o.reason.as_str()));
+        }
+        let taken = name.matches('x').count();
+        if taken > 2 {
+            tags.push("several pairs taken".to_string());
+        }
+        if !name.contains('-') {
+            tags.push("static capture".to_string());
+            if b.adj[before.general].iter().any(|&n| !before.rebels[n]) {
+                tags.push("static capture with a free neighbour".to_string());
+            }
+        }
+        if let Some((from, rest)) = name.split_once('-') {
+            let to = b.idx(rest.split('x').next().unwrap());
+            let from = b.idx(from);
+            if before.general_to_move && !b.adj[from].contains(&to) {
+                tags.push("leap".to_string());
+                if b.general_only[to] || b.general_only[from] {
+                    tags.push("leap into or out of the triangle".to_string());
+                    if b.xy[to].0 != b.xy[from].0 {
+                        tags.push("leap along a triangle side".to_string());
+                    }
+                }
+            }
+            if b.general_only[to] {
+                tags.push("General enters a privy point".to_string());
+            }
+        }
+        if before.general_to_move
+            && !b.exits.is_empty()
+            && b.general_only[before.general]
+            && b.exits.iter().all(|&e| before.rebels[e])
+        {
+            tags.push("General moves from a privy point with all exits held".to_string());
+        }
+        for tag in tags {
+            *self.seen.entry(tag).or_default() += 1;
+        }
     }
 
     fn compare_outcome<G: Game>(
@@ -675,7 +703,8 @@ impl Checker<'_> {
 fn check_spec<G: Game>(game: &G, spec: &str, games: usize, randoms: usize) -> (Vec<String>, usize, usize) {
     let rules = Rules::from_spec(spec);
     let board = Board::for_family(rules.family);
-    let mut c = Checker { spec, board, rules, problems: vec![], positions: 0, perfts: 0 };
+    let mut c =
+        Checker { spec, board, rules, problems: vec![], positions: 0, perfts: 0, seen: Default::default() };
     let mut rng =
         Pcg64Mcg::seed_from_u64(0x5eed ^ spec.len() as u64 ^ (spec.bytes().map(u64::from).sum::<u64>() << 8));
 
@@ -724,12 +753,16 @@ fn check_spec<G: Game>(game: &G, spec: &str, games: usize, randoms: usize) -> (V
             let p = rng.random_range(0..points);
             rebels[p] = false;
         }
-        let ours =
+        let mut ours =
             reference::State { general, rebels, general_to_move: rng.random_range(0..2) == 0, result: None };
-        if reference::decided(&c.board, &c.rules, &ours) {
-            continue;
+        // A position that already meets an immediate result is over whoever is to move (the reference's
+        // reading of a parsed position); it counts apart from the undecided ones.
+        let decided = reference::decided(&c.board, &c.rules, &ours);
+        if decided {
+            ours.result = reference::immediate(&c.board, &c.rules, &ours, false);
+        } else {
+            made += 1;
         }
-        made += 1;
         let text = ours.format(&c.board);
         let state = match game.parse_position(&text) {
             Ok(state) => state,
@@ -739,10 +772,27 @@ fn check_spec<G: Game>(game: &G, spec: &str, games: usize, randoms: usize) -> (V
             }
         };
         c.compare(game, &state, &ours, true);
-        if made % 8 == 0 {
+        if decided {
+            let (engine, mine) = (game.outcome(&state), ours.result);
+            let conditions = reference::conditions(&c.board, &c.rules, &ours, false);
+            if conditions.len() > 1 {
+                // Unreachable by play, and RULES.md orders no simultaneous results: any one will do.
+                if !engine.is_some_and(|e| conditions.contains(&e)) {
+                    c.problem(format!("decided position {text}: engine outcome {}", show(engine)));
+                }
+                *c.seen.entry("several results at once (parsed)".to_string()).or_default() += 1;
+            } else if engine != mine {
+                c.problem(format!(
+                    "decided position {text}: engine outcome {}, reference {}",
+                    show(engine),
+                    show(mine)
+                ));
+            }
+        } else if made % 8 == 0 {
             c.compare_perft(game, &state, &ours, 3);
         }
     }
+    eprintln!("{spec}: {} positions, {} perft; {:?}", c.positions, c.perfts, c.seen);
     (c.problems, c.positions, c.perfts)
 }
 
