@@ -317,21 +317,20 @@ mod reference {
     }
 
     pub fn start(b: &Board, r: &Rules) -> State {
-        let mut rebels = vec![false; b.len()];
-        let general;
-        if matches!(r.family, Family::Sixteen | Family::Juroku) {
-            general = b.idx("c3");
-            for p in 0..25 {
+        let chinese_or_japanese = matches!(r.family, Family::Sixteen | Family::Juroku);
+        let general = b.idx(if chinese_or_japanese { "c3" } else { "c5" });
+        let rebels: Vec<bool> = (0..b.len())
+            .map(|p| {
                 let (x, y) = (b.xy[p].0 / 2, b.xy[p].1 / 2);
-                rebels[p] = x == 0 || x == 4 || y == 0 || y == 4;
-            }
-        } else {
-            general = b.idx("c5");
-            for p in 0..45 {
-                let x = b.xy[p].0 / 2;
-                rebels[p] = (1..=3).contains(&x) && p != general;
-            }
-        }
+                if b.general_only[p] {
+                    false
+                } else if chinese_or_japanese {
+                    x == 0 || x == 4 || y == 0 || y == 4
+                } else {
+                    (1..=3).contains(&x) && p != general
+                }
+            })
+            .collect();
         State { general, rebels, general_to_move: r.general_first, result: None }
     }
 
