@@ -3,6 +3,7 @@
 mod chess_rules;
 mod chess_variant_reference;
 mod cli;
+mod golden;
 mod hunt_reference;
 mod hunt_rules;
 mod imperial_rules;
