@@ -140,3 +140,38 @@ pub fn check_draw_rules<G: Game>(game: &G, seed: u64) {
         }
     }
 }
+
+/// Draws `draws_per_move` × (number of legal moves) samples from `sample_move` in `state` and checks
+/// that every sample is legal and every legal move comes up about equally often (within 5σ of the
+/// binomial spread).
+pub fn check_uniform_sampling<G: Game>(game: &G, state: &G::State, draws_per_move: usize, seed: u64) {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut moves = G::Moves::default();
+    game.legal_moves(state, &mut moves);
+    let text = game.format_position(state);
+    let mut scratch = G::Moves::default();
+    if moves.is_empty() {
+        assert!(
+            game.sample_move(state, &mut rng, &mut scratch).is_none(),
+            "a sample with no legal move: {text}"
+        );
+        return;
+    }
+    let mut counts = vec![0usize; moves.len()];
+    let draws = draws_per_move * moves.len();
+    for _ in 0..draws {
+        let sampled = game.sample_move(state, &mut rng, &mut scratch).expect("a legal move exists");
+        let index = moves.iter().position(|&m| m == sampled);
+        counts[index.unwrap_or_else(|| panic!("sampled an illegal move {sampled:?} at {text}"))] += 1;
+    }
+    let p = 1.0 / moves.len() as f64;
+    let sigma = (draws as f64 * p * (1.0 - p)).sqrt();
+    for (mv, &n) in moves.iter().zip(&counts) {
+        let off = (n as f64 - draws as f64 * p).abs();
+        assert!(
+            off <= 5.0 * sigma + 1.0,
+            "{} drawn {n} times of {draws} at {text}",
+            game.format_move(state, *mv)
+        );
+    }
+}

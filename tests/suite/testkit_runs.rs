@@ -2,7 +2,7 @@
 
 use rebel_zero::game::hunt::{HuntGame, HuntState};
 use rebel_zero::game::registry::all_rulesets;
-use rebel_zero::game::testkit::{check_draw_rules, check_random_games};
+use rebel_zero::game::testkit::{check_draw_rules, check_random_games, check_uniform_sampling};
 use rebel_zero::game::{AnyGame, Game};
 use rebel_zero::with_game;
 
@@ -56,6 +56,33 @@ fn every_ruleset_passes_the_generic_kit_and_its_draw_rules() {
         with_game!(&capped, |g| {
             assert_eq!(g.max_plies(), 12);
             check_draw_rules(g, 3)
+        });
+    }
+}
+
+/// `sample_move` is uniform over the legal moves on positions from random play, for every ruleset and
+/// for the mandatory-capture variants, where the sampler must leave out the quiet moves.
+#[test]
+fn sampled_moves_are_uniform_in_every_ruleset() {
+    use rand::{RngExt, SeedableRng};
+    let extra = ["sixteen-rebels:capture=mandatory", "imperial-contest:capture=mandatory"];
+    let specs = all_rulesets().map(|r| r.name).chain(extra);
+    for spec in specs {
+        let game = AnyGame::from_spec(spec).unwrap();
+        with_game!(&game, |g| {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(21);
+            let mut line = rebel_zero::game::Playthrough::new(g.clone());
+            for checked in 0..40 {
+                if line.is_over() {
+                    break;
+                }
+                // Every 7th ply, so both sides' samplers are checked.
+                if checked % 7 == 0 {
+                    check_uniform_sampling(g, line.state(), 300, checked);
+                }
+                let moves = line.legal_moves();
+                line.play(moves[rng.random_range(0..moves.len())]);
+            }
         });
     }
 }

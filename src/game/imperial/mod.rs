@@ -83,6 +83,26 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 33)
 }
 
+impl ImperialGame {
+    /// [`Game::winning_move`] by generating the legal moves and playing the two kinds that can win.
+    fn winning_move_by_generation(&self, s: &ImperialState, scratch: &mut Moves) -> Option<ImperialMove> {
+        let gap = TABLES.neighbours[s.emperor as usize] & !s.men[ALLIES.index()];
+        let candidate = |m: &ImperialMove| {
+            if s.to_move == RUSSIANS {
+                m.from == s.emperor && TABLES.border & bit(m.to) != 0
+            } else {
+                gap.count_ones() == 1 && bit(m.to) == gap
+            }
+        };
+        self.legal_moves(s, scratch);
+        scratch.iter().copied().filter(candidate).find(|&m| {
+            let mut next = *s;
+            self.apply(&mut next, m);
+            self.immediate_result(&next).is_some_and(|o| o.winner == Some(s.to_move))
+        })
+    }
+}
+
 impl Game for ImperialGame {
     type State = ImperialState;
     type Move = ImperialMove;
@@ -116,6 +136,19 @@ impl Game for ImperialGame {
     }
 
     #[inline]
+    fn sample_move<R: rand::Rng>(
+        &self,
+        s: &ImperialState,
+        rng: &mut R,
+        _: &mut Moves,
+    ) -> Option<ImperialMove> {
+        if self.immediate_result(s).is_some() {
+            return None;
+        }
+        movegen::sample(s, self.mandatory, rng)
+    }
+
+    #[inline]
     fn apply(&self, s: &mut ImperialState, m: ImperialMove) {
         let (mover, enemy) = (s.to_move.index(), s.to_move.opponent().index());
         if m.from == s.emperor {
@@ -145,23 +178,16 @@ impl Game for ImperialGame {
     }
 
     /// Only two moves can win at once: the Emperor reaching the border, or an Ally filling the last
-    /// free neighbour of the Emperor; everything else is skipped without being played.
+    /// free neighbour of the Emperor. With optional capture they are found without generating moves;
+    /// with mandatory capture they must also be legal, so the moves are generated and filtered.
     fn winning_move(&self, s: &ImperialState, scratch: &mut Moves) -> Option<ImperialMove> {
-        let neighbours = TABLES.neighbours[s.emperor as usize];
-        let gap = neighbours & !s.men[ALLIES.index()];
-        let candidate = |m: &ImperialMove| {
-            if s.to_move == RUSSIANS {
-                m.from == s.emperor && TABLES.border & bit(m.to) != 0
-            } else {
-                gap.count_ones() == 1 && bit(m.to) == gap
-            }
-        };
-        self.legal_moves(s, scratch);
-        scratch.iter().copied().filter(candidate).find(|&m| {
-            let mut next = *s;
-            self.apply(&mut next, m);
-            self.immediate_result(&next).is_some_and(|o| o.winner == Some(s.to_move))
-        })
+        if self.immediate_result(s).is_some() {
+            return None;
+        }
+        if !self.mandatory {
+            return movegen::quick_win(s);
+        }
+        self.winning_move_by_generation(s, scratch)
     }
 
     #[inline]
@@ -299,6 +325,30 @@ fn build_imperial(info: &'static RulesetInfo, options: Options) -> AnyGame {
 mod tests {
     use super::board::parse_square;
     use super::*;
+
+    #[test]
+    fn quick_wins_are_exactly_the_wins_found_by_generating_moves() {
+        use rand::{RngExt, SeedableRng};
+        let AnyGame::Imperial(game) = AnyGame::from_spec("imperial-contest").unwrap() else { unreachable!() };
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
+        let (mut scratch, mut wins) = (Moves::default(), 0);
+        for _ in 0..300 {
+            let mut s = game.start();
+            while game.immediate_result(&s).is_none() {
+                let quick = movegen::quick_win(&s);
+                let generated = game.winning_move_by_generation(&s, &mut scratch);
+                assert_eq!(quick.is_some(), generated.is_some(), "{}", game.format_position(&s));
+                wins += quick.is_some() as usize;
+                game.legal_moves(&s, &mut scratch);
+                if scratch.is_empty() {
+                    break;
+                }
+                let m = scratch[rng.random_range(0..scratch.len())];
+                game.apply(&mut s, m);
+            }
+        }
+        assert!(wins > 100, "only {wins} winning positions were reached");
+    }
 
     fn game() -> ImperialGame {
         ImperialGame::new("imperial-contest".to_string(), RUSSIANS, false, 300)

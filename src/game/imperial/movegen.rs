@@ -111,6 +111,123 @@ pub fn generate(s: &ImperialState, mandatory: bool, out: &mut Moves) {
     }
 }
 
+/// A move that wins at once when capture is optional, found without generating moves: the Emperor
+/// sliding onto the border, or an Ally arriving on the Emperor's one free neighbour (the nearest piece
+/// along a line from that square, if it is an Ally). With optional capture every such move is legal
+/// without taking anything.
+pub fn quick_win(s: &ImperialState) -> Option<ImperialMove> {
+    let occupied = s.men[RUSSIANS.index()] | s.men[ALLIES.index()] | bit(s.emperor);
+    if s.to_move == RUSSIANS {
+        return (0..4).find_map(|d| {
+            let reach = slide(TABLES.short_ray[d][s.emperor as usize], occupied, d);
+            squares(reach & TABLES.border).next().map(|to| ImperialMove {
+                from: s.emperor,
+                to,
+                taken: NO_SQUARE,
+            })
+        });
+    }
+    let allies = s.men[ALLIES.index()];
+    let gap = TABLES.neighbours[s.emperor as usize] & !allies;
+    if gap.count_ones() != 1 || gap & occupied != 0 {
+        return None;
+    }
+    let to = gap.trailing_zeros() as u8;
+    (0..4).find_map(|d| {
+        let blockers = TABLES.ray[d][to as usize] & occupied;
+        let nearest = match d {
+            _ if blockers == 0 => return None,
+            NORTH | EAST => blockers.trailing_zeros(),
+            _ => 127 - blockers.leading_zeros(),
+        } as u8;
+        (allies & bit(nearest) != 0).then_some(ImperialMove { from: nearest, to, taken: NO_SQUARE })
+    })
+}
+
+/// A uniformly random legal move without listing the moves (random playouts): each piece's moves in
+/// each direction are counted from its reach mask, one is drawn, then found again. The moves are
+/// exactly those of [`generate`]; only their order differs.
+pub fn sample<R: rand::Rng>(s: &ImperialState, mandatory: bool, rng: &mut R) -> Option<ImperialMove> {
+    use rand::RngExt;
+    let mover = s.to_move;
+    let own = s.men[mover.index()];
+    let enemy = s.men[mover.opponent().index()];
+    let occupied = own | enemy | bit(s.emperor);
+    let targets = CustodianTargets::new(own, enemy);
+    let (rule_eleven_square, rule_eleven_man) = if mover == ALLIES {
+        rule_eleven(s).map_or((0, NO_SQUARE), |(sq, man)| (bit(sq), man))
+    } else {
+        (0, NO_SQUARE)
+    };
+    let capture_squares = targets.any | rule_eleven_square;
+    // The men that can be taken by arriving on `to`, in a fixed order.
+    let takeable = |to: u8| {
+        let custodian = (0..4)
+            .filter(move |&d| targets.by_direction[d] & bit(to) != 0)
+            .map(move |d| TABLES.next[to as usize][d]);
+        custodian.chain((rule_eleven_square & bit(to) != 0).then_some(rule_eleven_man))
+    };
+
+    // Every (piece, direction) with somewhere to go; the Emperor, who takes nothing, last.
+    let mut reaches = arrayvec::ArrayVec::<(u8, u128), 104>::new();
+    for from in squares(own) {
+        for d in 0..4 {
+            let reach = slide(TABLES.ray[d][from as usize], occupied, d);
+            if reach != 0 {
+                reaches.push((from, reach));
+            }
+        }
+    }
+    let men_reaches = reaches.len();
+    if mover == RUSSIANS {
+        for d in 0..4 {
+            let reach = slide(TABLES.short_ray[d][s.emperor as usize], occupied, d);
+            if reach != 0 {
+                reaches.push((s.emperor, reach));
+            }
+        }
+    }
+    let any_capture = reaches[..men_reaches].iter().any(|&(_, reach)| reach & capture_squares != 0);
+    let only_captures = mandatory && any_capture;
+    let count = |index: usize, reach: u128| -> u32 {
+        let quiet = if only_captures { 0 } else { reach.count_ones() };
+        if index >= men_reaches {
+            return quiet;
+        }
+        quiet + squares(reach & capture_squares).map(|to| takeable(to).count() as u32).sum::<u32>()
+    };
+
+    let total: u32 = reaches.iter().enumerate().map(|(i, &(_, reach))| count(i, reach)).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut pick = rng.random_range(0..total);
+    for (index, &(from, reach)) in reaches.iter().enumerate() {
+        let n = count(index, reach);
+        if pick >= n {
+            pick -= n;
+            continue;
+        }
+        for to in squares(reach) {
+            if !only_captures {
+                if pick == 0 {
+                    return Some(ImperialMove { from, to, taken: NO_SQUARE });
+                }
+                pick -= 1;
+            }
+            if index < men_reaches && capture_squares & bit(to) != 0 {
+                for taken in takeable(to) {
+                    if pick == 0 {
+                        return Some(ImperialMove { from, to, taken });
+                    }
+                    pick -= 1;
+                }
+            }
+        }
+    }
+    unreachable!("the draw is below the number of moves counted")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
