@@ -61,20 +61,48 @@ fn rule_eleven(s: &ImperialState) -> Option<(u8, u8)> {
     None
 }
 
+/// What the side to move could take this turn, worked out once per position.
+struct Captures {
+    mover: crate::game::Side,
+    own: u128,
+    occupied: u128,
+    targets: CustodianTargets,
+    /// Rule 11: the square an Ally must fill (as a mask, 0 if none) and the man it then takes.
+    rule_eleven_square: u128,
+    rule_eleven_man: u8,
+    /// Squares where arriving takes a man.
+    capture_squares: u128,
+}
+
+impl Captures {
+    #[inline]
+    fn new(s: &ImperialState) -> Captures {
+        let mover = s.to_move;
+        let own = s.men[mover.index()];
+        let enemy = s.men[mover.opponent().index()];
+        let targets = CustodianTargets::new(own, enemy);
+        let (rule_eleven_square, rule_eleven_man) = if mover == ALLIES {
+            rule_eleven(s).map_or((0, NO_SQUARE), |(sq, man)| (bit(sq), man))
+        } else {
+            (0, NO_SQUARE)
+        };
+        Captures {
+            mover,
+            own,
+            occupied: own | enemy | bit(s.emperor),
+            capture_squares: targets.any | rule_eleven_square,
+            targets,
+            rule_eleven_square,
+            rule_eleven_man,
+        }
+    }
+}
+
 /// Fills `out` with the legal moves of a position whose game is not over.
 #[inline]
 pub fn generate(s: &ImperialState, mandatory: bool, out: &mut Moves) {
-    let mover = s.to_move;
-    let own = s.men[mover.index()];
-    let enemy = s.men[mover.opponent().index()];
-    let occupied = own | enemy | bit(s.emperor);
-    let targets = CustodianTargets::new(own, enemy);
-    let (rule_eleven_square, rule_eleven_man) = if mover == ALLIES {
-        rule_eleven(s).map_or((0, NO_SQUARE), |(sq, man)| (bit(sq), man))
-    } else {
-        (0, NO_SQUARE)
-    };
-    let capture_squares = targets.any | rule_eleven_square;
+    let Captures { mover, own, occupied, targets, rule_eleven_square, rule_eleven_man, capture_squares } =
+        Captures::new(s);
     let mut captures = false;
 
     for from in squares(own) {
@@ -149,17 +177,8 @@ pub fn quick_win(s: &ImperialState) -> Option<ImperialMove> {
 /// exactly those of [`generate`]; only their order differs.
 pub fn sample<R: rand::Rng>(s: &ImperialState, mandatory: bool, rng: &mut R) -> Option<ImperialMove> {
     use rand::RngExt;
-    let mover = s.to_move;
-    let own = s.men[mover.index()];
-    let enemy = s.men[mover.opponent().index()];
-    let occupied = own | enemy | bit(s.emperor);
-    let targets = CustodianTargets::new(own, enemy);
-    let (rule_eleven_square, rule_eleven_man) = if mover == ALLIES {
-        rule_eleven(s).map_or((0, NO_SQUARE), |(sq, man)| (bit(sq), man))
-    } else {
-        (0, NO_SQUARE)
-    };
-    let capture_squares = targets.any | rule_eleven_square;
+    let Captures { mover, own, occupied, targets, rule_eleven_square, rule_eleven_man, capture_squares } =
+        Captures::new(s);
     // The men that can be taken by arriving on `to`, in a fixed order.
     let takeable = |to: u8| {
         let custodian = (0..4)
