@@ -7,4 +7,4 @@
 
 pub mod encode;
 
-pub use encode::{Encoder, hunt::HuntEncoder};
+pub use encode::{Encoder, hunt::HuntEncoder, imperial::ImperialEncoder};

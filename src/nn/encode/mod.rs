@@ -5,6 +5,7 @@
 //! [`GameFacts::grid`](crate::game::GameFacts::grid) (`(width, height)`).
 
 pub mod hunt;
+pub mod imperial;
 
 use std::fmt::Debug;
 
