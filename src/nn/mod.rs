@@ -6,5 +6,7 @@
 //! and the batched network evaluator come with training.
 
 pub mod encode;
+pub mod symmetry;
 
 pub use encode::{Encoder, hunt::HuntEncoder, imperial::ImperialEncoder};
+pub use symmetry::{Mirror, mirror_planes};
