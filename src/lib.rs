@@ -1,8 +1,9 @@
 //! rebel-zero: a self-play lab that measures the balance of historical hunt games and Betza's chess
 //! variants. Layers, lowest first (each uses only those before it): `game` → `search` → `agents` →
-//! `cli`. See README.md.
+//! `nn` → `cli`. See README.md.
 
 pub mod agents;
 pub mod cli;
 pub mod game;
+pub mod nn;
 pub mod search;

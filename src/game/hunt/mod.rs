@@ -90,9 +90,9 @@ pub struct HuntMove {
 
 /// Action kinds per from-point: a step in direction d is `d`, a leap `8 + d`, a static capture of the
 /// pair on the line of direction d (0..4) `16 + d`.
-const KINDS_PER_POINT: usize = 20;
-const LEAP_KIND: u8 = 8;
-const STATIC_KIND: u8 = 16;
+pub const KINDS_PER_POINT: usize = 20;
+pub const LEAP_KIND: u8 = 8;
+pub const STATIC_KIND: u8 = 16;
 
 /// Worst case: the General has at most 8 steps, 8 leaps and 4 static captures; 26 Rebels have at most
 /// 3 steps each (forward-only boards) and 16 Rebels at most 8 each on the alquerque board.

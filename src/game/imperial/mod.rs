@@ -54,10 +54,10 @@ pub struct ImperialMove {
 
 /// Capture slots in the action space: nothing taken, a man next to the destination in direction
 /// 0..4 (`1 + d`), or the Rule-11 man, which need not be next to the destination.
-const CAPTURE_SLOTS: usize = 6;
-const RULE_ELEVEN_SLOT: usize = 5;
+pub const CAPTURE_SLOTS: usize = 6;
+pub const RULE_ELEVEN_SLOT: usize = 5;
 /// Rook distances 1..8.
-const MAX_DISTANCE: usize = SIZE as usize - 1;
+pub const MAX_DISTANCE: usize = SIZE as usize - 1;
 
 #[derive(Clone, Debug)]
 pub struct ImperialGame {
@@ -70,6 +70,16 @@ pub struct ImperialGame {
 impl ImperialGame {
     pub fn new(spec: String, first: Side, mandatory: bool, max_plies: u32) -> ImperialGame {
         ImperialGame { spec, first, mandatory, max_plies }
+    }
+
+    /// The side that moves first (`first`).
+    pub fn first(&self) -> Side {
+        self.first
+    }
+
+    /// Whether a move that can take must take (`capture=mandatory`).
+    pub fn mandatory_capture(&self) -> bool {
+        self.mandatory
     }
 }
 

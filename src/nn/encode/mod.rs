@@ -1,0 +1,82 @@
+//! State encoders: a position as a stack of input planes on the ruleset's grid.
+//!
+//! A plane stack is `planes × height × width` floats in row-major order, `[plane][row][column]`, the
+//! shape a network reads as `[planes, height, width]`. Rows and columns are those of
+//! [`GameFacts::grid`](crate::game::GameFacts::grid) (`(width, height)`).
+
+pub mod hunt;
+pub mod imperial;
+
+use std::fmt::Debug;
+
+use crate::game::Game;
+
+/// One input layout, shared by every ruleset whose positions it can encode.
+///
+/// An encoder is a value apart from the game rather than a method of the game for two reasons: the
+/// layout belongs to the network layer (the `game` layer knows nothing of networks), and a layout
+/// serves a whole family of rulesets, not one. Two games may share a network exactly when
+/// [`Encoder::for_game`] gives equal encoders, which is what a checkpoint should record and check.
+/// Ruleset options that vary within the family are encoded as constant planes, so one network serves
+/// every variant (as KataGo conditions one network on the rules).
+pub trait Encoder: Clone + Debug + PartialEq + Send + Sync + 'static {
+    type Game: Game;
+
+    /// The layout that encodes this game's positions.
+    fn for_game(game: &Self::Game) -> Self;
+
+    /// The number of planes.
+    fn planes(&self) -> usize;
+
+    /// `(width, height)` of every plane: the game's [`GameFacts::grid`](crate::game::GameFacts::grid).
+    fn grid(&self) -> (usize, usize);
+
+    /// The number of floats [`Encoder::encode`] writes: `planes × height × width`.
+    fn input_len(&self) -> usize {
+        let (width, height) = self.grid();
+        self.planes() * height * width
+    }
+
+    /// Overwrites all of `out` (exactly [`Encoder::input_len`] floats) with the planes of `state`,
+    /// `plies_played` moves into the game (for the cap-progress plane). Never allocates.
+    fn encode(
+        &self,
+        game: &Self::Game,
+        state: &<Self::Game as Game>::State,
+        plies_played: u32,
+        out: &mut [f32],
+    );
+}
+
+/// Writes into a zeroed plane stack `[planes, height, width]`.
+struct PlaneWriter<'a> {
+    out: &'a mut [f32],
+    width: usize,
+    plane_len: usize,
+}
+
+impl<'a> PlaneWriter<'a> {
+    /// Zeroes `out`, which must hold exactly `planes` planes of the grid.
+    fn new(out: &'a mut [f32], planes: usize, (width, height): (usize, usize)) -> PlaneWriter<'a> {
+        assert_eq!(out.len(), planes * height * width, "the output holds one {planes}-plane stack");
+        out.fill(0.0);
+        PlaneWriter { out, width, plane_len: width * height }
+    }
+
+    #[inline]
+    fn set(&mut self, plane: usize, (column, row): (usize, usize), value: f32) {
+        self.out[plane * self.plane_len + row * self.width + column] = value;
+    }
+
+    /// A plane that holds one value in every cell (side to move, progress, rule switches).
+    #[inline]
+    fn fill(&mut self, plane: usize, value: f32) {
+        self.out[plane * self.plane_len..(plane + 1) * self.plane_len].fill(value);
+    }
+}
+
+/// How far the game has run toward its draw cap, in 0..=1.
+#[inline]
+fn cap_progress(plies_played: u32, max_plies: u32) -> f32 {
+    plies_played as f32 / max_plies as f32
+}
