@@ -11,10 +11,8 @@
 //! An encoded plane stack is mirrored by reversing every row, because both encoders put the file on
 //! the column and the mirror keeps ranks.
 
-use std::sync::LazyLock;
-
 use crate::game::Game;
-use crate::game::hunt::board::{Board, BoardKind, NONE};
+use crate::game::hunt::board::{Board, BoardKind};
 use crate::game::hunt::{HuntGame, HuntMove, HuntState, KINDS_PER_POINT, LEAP_KIND, STATIC_KIND};
 use crate::game::imperial::board::{NO_SQUARE, SIZE, file, rank, square, squares};
 use crate::game::imperial::{CAPTURE_SLOTS, ImperialGame, ImperialMove, ImperialState, MAX_DISTANCE};
@@ -45,21 +43,9 @@ pub fn mirror_planes((width, _height): (usize, usize), planes: &mut [f32]) {
 // ---------------------------------------------------------------------------------------------------
 // Hunt boards: x ↦ 4 − x.
 
-/// The mirror image of each point of a board (`NONE` past its last point).
+/// The mirror image of each point of a board (x ↦ 4 − x; `NONE` past its last point).
 fn point_mirror(kind: BoardKind) -> &'static [u8; 64] {
-    static TABLES: LazyLock<[[u8; 64]; 3]> = LazyLock::new(|| {
-        [BoardKind::Chinese, BoardKind::Japanese, BoardKind::Hyde].map(|kind| {
-            let board = Board::get(kind);
-            let mut table = [NONE; 64];
-            for (point, &(x2, y2)) in board.coords.iter().enumerate() {
-                // Doubled coordinates: the mirror of x is 4 − x, so of 2x it is 8 − 2x.
-                let image = board.coords.iter().position(|&c| c == (8 - x2, y2));
-                table[point] = image.expect("every hunt board is symmetric under x ↦ 4 − x") as u8;
-            }
-            table
-        })
-    });
-    &TABLES[kind as usize]
+    &Board::get(kind).mirror
 }
 
 /// The mirror of a compass direction (counter-clockwise from east): E ↔ W, NE ↔ NW, SE ↔ SW.

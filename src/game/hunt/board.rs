@@ -55,6 +55,9 @@ pub struct Board {
     pub bottom_row: u64,
     /// Points in label order (file letter, then rank number).
     pub label_order: Vec<u8>,
+    /// The mirror image of each point under x ↦ 4 − x (every hunt board is symmetric under it), or
+    /// `NONE` past the last point.
+    pub mirror: [u8; 64],
     /// Cell of each point in the encoding grid.
     pub cells: Vec<(usize, usize)>,
     pub grid: (usize, usize),
@@ -226,6 +229,12 @@ impl Board {
             })
             .collect();
         let grid = (5, ranks as usize + 2);
+        let mut mirror = [NONE; 64];
+        for (point, &(x2, y2)) in coords.iter().enumerate() {
+            // Doubled coordinates: the mirror of x is 4 − x, so of 2x it is 8 − 2x.
+            let image = coords.iter().position(|&c| c == (8 - x2, y2));
+            mirror[point] = image.expect("every hunt board is symmetric under x ↦ 4 − x") as u8;
+        }
         Board {
             kind,
             apex: privy.apex.map(index),
@@ -241,6 +250,7 @@ impl Board {
             label_order,
             cells,
             grid,
+            mirror,
             template,
         }
     }
