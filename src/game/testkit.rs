@@ -175,3 +175,27 @@ pub fn check_uniform_sampling<G: Game>(game: &G, state: &G::State, draws_per_mov
         );
     }
 }
+
+/// The hunt game a spec names (tests: panics on a bad spec or another family).
+pub fn hunt_game(spec: &str) -> super::hunt::HuntGame {
+    match super::AnyGame::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}")) {
+        super::AnyGame::Hunt(game) => game,
+        other => panic!("{spec} is not a hunt game: {other:?}"),
+    }
+}
+
+/// The imperial-contest game a spec names (tests: panics on a bad spec or another family).
+pub fn imperial_game(spec: &str) -> super::imperial::ImperialGame {
+    match super::AnyGame::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}")) {
+        super::AnyGame::Imperial(game) => game,
+        other => panic!("{spec} is not imperial-contest: {other:?}"),
+    }
+}
+
+/// The chess-family game a spec names (tests: panics on a bad spec or another family).
+pub fn chess_game(spec: &str) -> super::chess::ChessGame {
+    match super::AnyGame::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}")) {
+        super::AnyGame::Chess(game) => game,
+        other => panic!("{spec} is not a chess ruleset: {other:?}"),
+    }
+}

@@ -162,22 +162,12 @@ mod tests {
     use rand_pcg::Pcg64Mcg;
 
     use super::*;
-    use crate::game::{AnyGame, hunt, imperial};
+    use crate::game::{hunt, imperial};
     use crate::nn::encode::{Encoder, hunt::HuntEncoder, imperial::ImperialEncoder};
 
-    fn hunt_game(spec: &str) -> HuntGame {
-        match AnyGame::from_spec(spec).unwrap() {
-            AnyGame::Hunt(game) => game,
-            other => panic!("{spec} is not a hunt game: {other:?}"),
-        }
-    }
+    use crate::game::testkit::hunt_game;
 
-    fn imperial_game(spec: &str) -> ImperialGame {
-        match AnyGame::from_spec(spec).unwrap() {
-            AnyGame::Imperial(game) => game,
-            other => panic!("{spec} is not imperial: {other:?}"),
-        }
-    }
+    use crate::game::testkit::imperial_game;
 
     /// `mirror_action` is an involution of the action space, hence a permutation of it.
     fn check_action_permutation<G: Mirror>(game: &G) {

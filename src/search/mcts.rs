@@ -519,15 +519,10 @@ mod tests {
     use rand_pcg::Pcg64Mcg;
 
     use super::*;
-    use crate::game::{AnyGame, Reason};
+    use crate::game::Reason;
     use crate::search::{RolloutEvaluator, UniformEvaluator};
 
-    fn hunt(spec: &str) -> crate::game::hunt::HuntGame {
-        match AnyGame::from_spec(spec).unwrap() {
-            AnyGame::Hunt(g) => g,
-            other => panic!("{spec} built {other:?}"),
-        }
-    }
+    use crate::game::testkit::hunt_game as hunt;
 
     fn search<G: Game>(game: &G, position: &str, config: SearchConfig) -> (Mcts<G>, SearchReport) {
         let start = game.parse_position(position).unwrap();

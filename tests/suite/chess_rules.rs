@@ -9,14 +9,9 @@ use rebel_zero::game::chess::ChessGame;
 use rebel_zero::game::chess::moves::MoveKind;
 use rebel_zero::game::chess::position::Position;
 use rebel_zero::game::perft::perft;
-use rebel_zero::game::{AnyGame, Game, MoveError, Playthrough, Reason, Side};
+use rebel_zero::game::{Game, MoveError, Playthrough, Reason, Side};
 
-fn game(spec: &str) -> ChessGame {
-    match AnyGame::from_spec(spec).unwrap() {
-        AnyGame::Chess(g) => g,
-        other => panic!("{spec} is not a chess ruleset: {other:?}"),
-    }
-}
+use rebel_zero::game::testkit::chess_game as game;
 
 fn position(g: &ChessGame, fen: &str) -> Position {
     g.parse_position(fen).unwrap_or_else(|e| panic!("{e}"))

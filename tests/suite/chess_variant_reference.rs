@@ -10,7 +10,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rebel_zero::game::chess::ChessGame;
 use rebel_zero::game::perft::perft;
-use rebel_zero::game::{AnyGame, Game, Outcome, Reason, Side};
+use rebel_zero::game::{Game, Outcome, Reason, Side};
 
 // ---------------------------------------------------------------------------------------------------
 // Board
@@ -613,12 +613,7 @@ fn effective_ep(pos: &Pos, rules: Rules) -> Option<(Sq, Sq)> {
 // ---------------------------------------------------------------------------------------------------
 // Comparison with the engine
 
-fn game(spec: &str) -> ChessGame {
-    match AnyGame::from_spec(spec).unwrap() {
-        AnyGame::Chess(g) => g,
-        other => panic!("{spec} is not a chess ruleset: {other:?}"),
-    }
-}
+use rebel_zero::game::testkit::chess_game as game;
 
 fn engine_moves(
     g: &ChessGame,

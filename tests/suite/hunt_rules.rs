@@ -1,14 +1,9 @@
 //! One test per rule of RULES.md sections 2–4, each on a hand-made position.
 
 use rebel_zero::game::hunt::{GENERAL, HuntGame, HuntState, REBELS};
-use rebel_zero::game::{AnyGame, Game, Outcome, Playthrough, Reason};
+use rebel_zero::game::{Game, Outcome, Playthrough, Reason};
 
-fn game(spec: &str) -> HuntGame {
-    match AnyGame::from_spec(spec).unwrap_or_else(|e| panic!("{spec}: {e}")) {
-        AnyGame::Hunt(game) => game,
-        other => panic!("{spec} built {other:?}"),
-    }
-}
+use rebel_zero::game::testkit::hunt_game as game;
 
 fn at(game: &HuntGame, position: &str) -> HuntState {
     game.parse_position(position).unwrap_or_else(|e| panic!("{e}"))

@@ -8,14 +8,9 @@ use rebel_zero::game::imperial::{
     ALLIES, ImperialGame, ImperialMove, ImperialState, MAX_IMPERIAL_MOVES, RUSSIANS,
 };
 use rebel_zero::game::perft::perft;
-use rebel_zero::game::{AnyGame, Game, MoveError, Outcome, Reason, Side};
+use rebel_zero::game::{Game, MoveError, Outcome, Reason, Side};
 
-fn game(spec: &str) -> ImperialGame {
-    match AnyGame::from_spec(spec).unwrap() {
-        AnyGame::Imperial(g) => g,
-        other => panic!("{spec} built {other:?}"),
-    }
-}
+use rebel_zero::game::testkit::imperial_game as game;
 
 fn sq(label: &str) -> u8 {
     parse_square(label).unwrap()

@@ -42,7 +42,7 @@ fn hunt_rulesets_pass_the_kit_with_every_option() {
         "twenty-six-rebels-alt:capture=optional",
     ];
     for spec in specs {
-        let AnyGame::Hunt(game) = AnyGame::from_spec(spec).unwrap() else { panic!("{spec} is a hunt game") };
+        let game = rebel_zero::game::testkit::hunt_game(spec);
         check_random_games(&game, 60, 7, hunt_invariant(&game));
     }
 }

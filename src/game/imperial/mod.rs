@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn quick_wins_are_exactly_the_wins_found_by_generating_moves() {
         use rand::{RngExt, SeedableRng};
-        let AnyGame::Imperial(game) = AnyGame::from_spec("imperial-contest").unwrap() else { unreachable!() };
+        let game = crate::game::testkit::imperial_game("imperial-contest");
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(4);
         let (mut scratch, mut wins) = (Moves::default(), 0);
         for _ in 0..300 {

@@ -167,14 +167,9 @@ impl Encoder for HuntEncoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{AnyGame, Game, hunt};
+    use crate::game::{Game, hunt};
 
-    fn hunt_game(spec: &str) -> HuntGame {
-        match AnyGame::from_spec(spec).unwrap() {
-            AnyGame::Hunt(game) => game,
-            other => panic!("{spec} is not a hunt game: {other:?}"),
-        }
-    }
+    use crate::game::testkit::hunt_game;
 
     fn encode(game: &HuntGame, state: &HuntState, plies: u32) -> (HuntEncoder, Vec<f32>) {
         let encoder = HuntEncoder::for_game(game);

@@ -81,15 +81,9 @@ impl Encoder for ImperialEncoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::AnyGame;
     use crate::game::imperial::board::{label, parse_square};
 
-    fn imperial_game(spec: &str) -> ImperialGame {
-        match AnyGame::from_spec(spec).unwrap() {
-            AnyGame::Imperial(game) => game,
-            other => panic!("{spec} is not imperial: {other:?}"),
-        }
-    }
+    use crate::game::testkit::imperial_game;
 
     fn encode(game: &ImperialGame, state: &ImperialState, plies: u32) -> Vec<f32> {
         let mut out = vec![f32::NAN; ImperialEncoder.input_len()];
