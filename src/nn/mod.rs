@@ -8,5 +8,5 @@
 pub mod encode;
 pub mod symmetry;
 
-pub use encode::{Encoder, hunt::HuntEncoder, imperial::ImperialEncoder};
+pub use encode::{Encoder, chess::ChessEncoder, hunt::HuntEncoder, imperial::ImperialEncoder};
 pub use symmetry::{Mirror, mirror_planes};

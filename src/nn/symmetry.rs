@@ -6,10 +6,11 @@
 //! north, sideways = east and west) do not tell east from west. Imperial Contest's board, start
 //! position (RULES.md 5) and rules are symmetric under all eight symmetries of the square; only the
 //! left-right mirror (file x ↦ 8 − x) is implemented so far. Chess gets none: castling tells the wings
-//! apart.
+//! apart, and its absolute policy indices rule out a colour flip too (see
+//! [`ChessEncoder`](crate::nn::ChessEncoder)).
 //!
-//! An encoded plane stack is mirrored by reversing every row, because both encoders put the file on
-//! the column and the mirror keeps ranks.
+//! An encoded plane stack is mirrored by reversing every row, because the hunt and imperial encoders
+//! put the file on the column and the mirror keeps ranks.
 
 use crate::game::Game;
 use crate::game::hunt::board::{Board, BoardKind};

@@ -4,6 +4,7 @@
 //! shape a network reads as `[planes, height, width]`. Rows and columns are those of
 //! [`GameFacts::grid`](crate::game::GameFacts::grid) (`(width, height)`).
 
+pub mod chess;
 pub mod hunt;
 pub mod imperial;
 
