@@ -8,3 +8,4 @@ pub mod game;
 pub mod lab;
 pub mod nn;
 pub mod search;
+pub mod train;

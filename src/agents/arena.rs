@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Agent, AgentError, AgentSpec, derive_seed};
 use crate::game::{Game, Playthrough, Reason, Side};
+use crate::nn::NetGame;
 
 /// One finished game as written to `games.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,7 +56,7 @@ pub struct MatchSettings {
 /// Plays `settings.games` games between agent A (`specs[0]`) and agent B (`specs[1]`): in game `i`,
 /// A plays side `i % 2`, so seats alternate. Records come back in game order; `on_game_done` is
 /// called as each game ends (in any order), e.g. to advance a progress bar.
-pub fn run_match<G: Game>(
+pub fn run_match<G: NetGame>(
     game: &G,
     specs: [&AgentSpec; 2],
     settings: MatchSettings,
@@ -86,7 +87,12 @@ pub fn run_match<G: Game>(
 }
 
 /// Game `index` of a match: its seed, its seating, its record.
-fn play_match_game<G: Game>(game: &G, specs: [&AgentSpec; 2], match_seed: u64, index: usize) -> GameRecord {
+fn play_match_game<G: NetGame>(
+    game: &G,
+    specs: [&AgentSpec; 2],
+    match_seed: u64,
+    index: usize,
+) -> GameRecord {
     let seed = derive_seed(match_seed, index as u64);
     // Side s is played by agent A when s == index % 2.
     let seat_specs = if index.is_multiple_of(2) { specs } else { [specs[1], specs[0]] };

@@ -1,32 +1,26 @@
-//! The rollout MCTS agent: [`Mcts`] with random-playout evaluation, keeping its tree between moves.
+//! The MCTS agent: [`Mcts`] with an evaluator (random playouts for `mcts:`, the network for `net:`),
+//! keeping its tree between moves.
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::{Agent, derive_seed};
-use crate::game::playout::RolloutPolicy;
 use crate::game::{Game, Playthrough};
-use crate::search::{Mcts, Proof, RolloutEvaluator, SearchConfig, SearchReport};
+use crate::search::{Evaluator, Mcts, Proof, SearchConfig, SearchReport};
 
-pub struct MctsAgent<G: Game> {
+pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     search: Mcts<G>,
-    evaluator: RolloutEvaluator<G>,
+    evaluator: E,
     temperature: f32,
     rng: Pcg64Mcg,
     last: Option<SearchReport>,
 }
 
-impl<G: Game> MctsAgent<G> {
-    pub fn new(
-        game: G,
-        config: SearchConfig,
-        rollout: RolloutPolicy,
-        temperature: f32,
-        seed: u64,
-    ) -> MctsAgent<G> {
+impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
+    pub fn new(game: G, config: SearchConfig, evaluator: E, temperature: f32, seed: u64) -> MctsAgent<G, E> {
         MctsAgent {
             search: Mcts::new(game, config),
-            evaluator: RolloutEvaluator::new(rollout, derive_seed(seed, 1)),
+            evaluator,
             temperature,
             rng: Pcg64Mcg::seed_from_u64(derive_seed(seed, 2)),
             last: None,
@@ -34,7 +28,7 @@ impl<G: Game> MctsAgent<G> {
     }
 }
 
-impl<G: Game> Agent<G> for MctsAgent<G> {
+impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
     fn choose(&mut self, line: &Playthrough<G>) -> G::Move {
         self.search.set_position(line.start(), line.moves());
         let report = self.search.run(&mut self.evaluator, &mut self.rng);

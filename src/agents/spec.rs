@@ -1,17 +1,21 @@
-//! Agent specs: `random`, `mcts:sims=800,c=1.5,temp=0,batch=1`, `human`. Command-line text is turned
-//! here, once, into a checked [`AgentSpec`]; building an agent from it cannot fail for a game.
+//! Agent specs: `random`, `mcts:sims=800,c=1.5,temp=0,batch=1`, `net:path=checkpoints/x,sims=200`,
+//! `human`. Command-line text is turned here, once, into a checked [`AgentSpec`]; building an agent
+//! from it fails only when a network's checkpoint cannot be read or does not fit the game.
 //!
-//! A new kind of agent (the `nn` layer's `net:path=…,sims=N`) is one entry in [`KNOWN_AGENTS`], one
-//! variant of [`AgentSpec`], and one arm in [`AgentSpec::parse`], [`AgentSpec::build`] and `Display`.
+//! A new kind of agent is one entry in [`KNOWN_AGENTS`], one variant of [`AgentSpec`], and one arm in
+//! [`AgentSpec::parse`], [`AgentSpec::build`] and `Display`.
 
 use std::fmt;
+use std::path::Path;
 
-use super::Agent;
+use burn::prelude::*;
+
 use super::mcts::MctsAgent;
 use super::random::RandomAgent;
-use crate::game::Game;
+use super::{Agent, derive_seed};
 use crate::game::playout::RolloutPolicy;
-use crate::search::SearchConfig;
+use crate::nn::{NetEvaluator, NetGame, checkpoint};
+use crate::search::{RolloutEvaluator, SearchConfig};
 
 /// Every agent name with its keys, for help texts and error messages.
 pub const KNOWN_AGENTS: &[(&str, &str)] = &[
@@ -21,17 +25,35 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
         "rollout MCTS; keys sims=N (default 800), c=PUCT constant (1.5), temp=T (0), batch=B (1), \
          rollout=decisive|uniform (decisive: take a win in one when there is one)",
     ),
+    (
+        "net",
+        "network-guided MCTS; keys path=CHECKPOINT (required: a run folder such as \
+         checkpoints/sixteen-rebels, or one generation folder), sims=N (200), c (1.5), temp (0), batch (8)",
+    ),
     ("human", "moves typed at the terminal (rebel-zero play only)"),
 ];
 
 const MCTS_KEYS: &str = "sims, c, temp, batch, rollout";
+const NET_KEYS: &str = "path, sims, c, temp, batch";
 
 /// A checked agent spec.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentSpec {
     Random,
     Mcts(MctsSettings),
+    Net(NetSettings),
     Human,
+}
+
+/// The network agent's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetSettings {
+    /// A checkpoint: a run folder (its latest generation) or a generation folder.
+    pub path: String,
+    pub simulations: u32,
+    pub c_puct: f32,
+    pub temperature: f32,
+    pub batch: usize,
 }
 
 /// The rollout MCTS agent's settings.
@@ -75,6 +97,12 @@ pub enum AgentError {
     Repeated { agent: String, key: String },
     #[error("the human agent can only play in `rebel-zero play`")]
     HumanNotHere,
+    #[error(
+        "agent `net` needs `path=` naming a checkpoint, e.g. net:path=checkpoints/sixteen-rebels,sims=200"
+    )]
+    NetWithoutPath,
+    #[error("agent `{agent}`: {problem}")]
+    Checkpoint { agent: String, problem: String },
 }
 
 fn known_agents() -> String {
@@ -100,6 +128,7 @@ impl AgentSpec {
             "random" => no_options(AgentSpec::Random),
             "human" => no_options(AgentSpec::Human),
             "mcts" => parse_mcts(&pairs).map(AgentSpec::Mcts),
+            "net" => parse_net(&pairs).map(AgentSpec::Net),
             _ => Err(AgentError::Unknown { name: name.to_string(), known: known_agents() }),
         }
     }
@@ -110,7 +139,7 @@ impl AgentSpec {
 
     /// The agent for `game`, its randomness drawn from `seed`. The human is not an [`Agent`]: the
     /// `play` command reads its moves itself.
-    pub fn build<G: Game>(&self, game: &G, seed: u64) -> Result<Box<dyn Agent<G>>, AgentError> {
+    pub fn build<G: NetGame>(&self, game: &G, seed: u64) -> Result<Box<dyn Agent<G>>, AgentError> {
         match self {
             AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
             AgentSpec::Mcts(settings) => {
@@ -120,13 +149,23 @@ impl AgentSpec {
                     batch: settings.batch,
                     ..SearchConfig::default()
                 };
-                Ok(Box::new(MctsAgent::new(
-                    game.clone(),
-                    config,
-                    settings.rollout,
-                    settings.temperature,
-                    seed,
-                )))
+                let evaluator = RolloutEvaluator::new(settings.rollout, derive_seed(seed, 1));
+                Ok(Box::new(MctsAgent::new(game.clone(), config, evaluator, settings.temperature, seed)))
+            }
+            AgentSpec::Net(settings) => {
+                let device = Device::flex();
+                let net =
+                    checkpoint::load_for_game(Path::new(&settings.path), game, &device).map_err(|e| {
+                        AgentError::Checkpoint { agent: self.to_string(), problem: e.to_string() }
+                    })?;
+                let config = SearchConfig {
+                    simulations: settings.simulations,
+                    c_puct: settings.c_puct,
+                    batch: settings.batch,
+                    ..SearchConfig::default()
+                };
+                let evaluator = NetEvaluator::new(game, net, device);
+                Ok(Box::new(MctsAgent::new(game.clone(), config, evaluator, settings.temperature, seed)))
             }
             AgentSpec::Human => Err(AgentError::HumanNotHere),
         }
@@ -153,6 +192,11 @@ impl fmt::Display for AgentSpec {
                     }
                 )
             }
+            AgentSpec::Net(s) => write!(
+                f,
+                "net:path={},sims={},c={},temp={},batch={}",
+                s.path, s.simulations, s.c_puct, s.temperature, s.batch
+            ),
         }
     }
 }
@@ -173,57 +217,118 @@ fn split_options<'a>(agent: &str, options: &'a str) -> Result<Vec<(&'a str, &'a 
     Ok(pairs)
 }
 
-fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSettings, AgentError> {
-    let mut settings = MctsSettings::default();
-    for &(key, value) in pairs {
+/// The search options `mcts` and `net` share, at their defaults for one agent.
+struct SearchOptions<'a> {
+    agent: &'static str,
+    allowed: &'static str,
+    simulations: &'a mut u32,
+    c_puct: &'a mut f32,
+    temperature: &'a mut f32,
+    batch: &'a mut usize,
+}
+
+impl SearchOptions<'_> {
+    /// Reads one `key=value`; `Ok(false)` when the key is not a search option.
+    fn read(&mut self, key: &str, value: &str) -> Result<bool, AgentError> {
         let bad = |expected: &str| AgentError::BadValue {
-            agent: "mcts".to_string(),
+            agent: self.agent.to_string(),
             key: key.to_string(),
             value: value.to_string(),
             expected: expected.to_string(),
         };
+        let non_negative = || value.parse().ok().filter(|x: &f32| x.is_finite() && *x >= 0.0);
         match key {
             "sims" => {
-                settings.simulations =
+                *self.simulations =
                     value.parse().ok().filter(|&n| n >= 1).ok_or_else(|| bad("an integer ≥ 1"))?
             }
             "batch" => {
-                settings.batch = value
+                *self.batch = value
                     .parse()
                     .ok()
                     .filter(|&n| (1..=4096).contains(&n))
                     .ok_or_else(|| bad("an integer 1..4096"))?
             }
-            "c" => {
-                settings.c_puct = value
-                    .parse()
-                    .ok()
-                    .filter(|c: &f32| c.is_finite() && *c >= 0.0)
-                    .ok_or_else(|| bad("a number ≥ 0"))?
-            }
-            "rollout" => {
-                settings.rollout = match value {
-                    "decisive" => RolloutPolicy::Decisive,
-                    "uniform" => RolloutPolicy::Uniform,
-                    _ => return Err(bad("decisive or uniform")),
-                }
-            }
-            "temp" => {
-                settings.temperature = value
-                    .parse()
-                    .ok()
-                    .filter(|t: &f32| t.is_finite() && *t >= 0.0)
-                    .ok_or_else(|| bad("a number ≥ 0"))?
-            }
-            _ => {
-                return Err(AgentError::UnknownKey {
-                    agent: "mcts".to_string(),
-                    key: key.to_string(),
-                    allowed: MCTS_KEYS.to_string(),
-                });
-            }
+            "c" => *self.c_puct = non_negative().ok_or_else(|| bad("a number ≥ 0"))?,
+            "temp" => *self.temperature = non_negative().ok_or_else(|| bad("a number ≥ 0"))?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn unknown(&self, key: &str) -> AgentError {
+        AgentError::UnknownKey {
+            agent: self.agent.to_string(),
+            key: key.to_string(),
+            allowed: self.allowed.to_string(),
         }
     }
+}
+
+fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSettings, AgentError> {
+    let mut settings = MctsSettings::default();
+    let mut rollout = settings.rollout;
+    let mut options = SearchOptions {
+        agent: "mcts",
+        allowed: MCTS_KEYS,
+        simulations: &mut settings.simulations,
+        c_puct: &mut settings.c_puct,
+        temperature: &mut settings.temperature,
+        batch: &mut settings.batch,
+    };
+    for &(key, value) in pairs {
+        if options.read(key, value)? {
+            continue;
+        }
+        match key {
+            "rollout" => {
+                rollout = match value {
+                    "decisive" => RolloutPolicy::Decisive,
+                    "uniform" => RolloutPolicy::Uniform,
+                    _ => {
+                        return Err(AgentError::BadValue {
+                            agent: "mcts".to_string(),
+                            key: key.to_string(),
+                            value: value.to_string(),
+                            expected: "decisive or uniform".to_string(),
+                        });
+                    }
+                }
+            }
+            _ => return Err(options.unknown(key)),
+        }
+    }
+    settings.rollout = rollout;
+    Ok(settings)
+}
+
+fn parse_net(pairs: &[(&str, &str)]) -> Result<NetSettings, AgentError> {
+    let mut settings = NetSettings {
+        path: String::new(),
+        simulations: 200,
+        c_puct: SearchConfig::default().c_puct,
+        temperature: 0.0,
+        batch: 8,
+    };
+    let mut path = None;
+    let mut options = SearchOptions {
+        agent: "net",
+        allowed: NET_KEYS,
+        simulations: &mut settings.simulations,
+        c_puct: &mut settings.c_puct,
+        temperature: &mut settings.temperature,
+        batch: &mut settings.batch,
+    };
+    for &(key, value) in pairs {
+        if options.read(key, value)? {
+            continue;
+        }
+        match key {
+            "path" => path = Some(value.to_string()),
+            _ => return Err(options.unknown(key)),
+        }
+    }
+    settings.path = path.ok_or(AgentError::NetWithoutPath)?;
     Ok(settings)
 }
 
@@ -252,7 +357,7 @@ mod tests {
     #[test]
     fn bad_specs_name_the_problem_and_what_is_allowed() {
         let cases = [
-            ("alphazero", &["alphazero", "random, mcts, human"][..]),
+            ("alphazero", &["alphazero", "random, mcts, net, human"][..]),
             ("", &["known agents"]),
             ("mcts:simulations=5", &["simulations", "sims, c, temp, batch, rollout"]),
             ("mcts:rollout=smart", &["rollout=smart", "decisive or uniform"]),

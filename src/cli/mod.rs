@@ -3,12 +3,14 @@
 
 mod arena;
 mod bench;
+mod bench_net;
 mod bench_search;
 mod perft;
 mod play;
 mod replay;
 mod rules;
 mod show;
+mod train;
 
 use std::process::ExitCode;
 
@@ -45,6 +47,10 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Measure MCTS simulations/s (value-0 and rollout evaluators), single thread.
     BenchSearch(bench_search::BenchSearchArgs),
+    /// Measure network inference positions/s and GFLOP/s per batch size (burn, CPU).
+    BenchNet(bench_net::BenchNetArgs),
+    /// Train a policy/value network by self-play, as a config file says; resumable.
+    Train(train::TrainArgs),
 }
 
 /// Runs the command line; errors become a message on stderr and exit code 2.
@@ -59,6 +65,8 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::BenchSearch(args) => bench_search::run(&args),
+        Command::Train(args) => train::run(&args),
+        Command::BenchNet(args) => bench_net::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,12 +1,61 @@
-//! The network layer's groundwork that needs no network library: state encoders (input planes on a
-//! grid, one layout per ruleset family) and the board symmetries that augment training data.
+//! The network layer: state encoders (input planes on a grid, one layout per ruleset family), the
+//! board symmetries that augment training data, the burn policy/value network, checkpoints on disk and
+//! the batched network evaluator that plugs into the search.
 //!
-//! The policy side needs nothing new here: [`Game::action_index`](crate::game::Game::action_index)
-//! is already the fixed action space per board, and [`symmetry`] adds its mirror image. The burn model
-//! and the batched network evaluator come with training.
+//! The policy side of the encoding is [`Game::action_index`], the fixed action space per board;
+//! [`symmetry`] adds its mirror image.
 
+pub mod checkpoint;
 pub mod encode;
+pub mod evaluator;
+pub mod model;
 pub mod symmetry;
 
+pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use encode::{Encoder, chess::ChessEncoder, hunt::HuntEncoder, imperial::ImperialEncoder};
+pub use evaluator::NetEvaluator;
+pub use model::{NetShape, PolicyValueNet, TowerSize};
 pub use symmetry::{Mirror, mirror_planes};
+
+use crate::game::Game;
+use crate::game::chess::ChessGame;
+use crate::game::hunt::HuntGame;
+use crate::game::imperial::ImperialGame;
+
+/// A game a network can play: it names its input layout and, where the board has one, the mirror
+/// image of a policy index (for training-data augmentation).
+pub trait NetGame: Game {
+    type Encoder: Encoder<Game = Self>;
+
+    /// The policy index of the mirrored move, when the rules are mirror-symmetric; the encoded planes
+    /// are then mirrored by [`mirror_planes`].
+    fn mirror_action_index(&self, action: usize) -> Option<usize>;
+
+    /// The network shape for a tower over this game's encoding and action space.
+    fn net_shape(&self, tower: TowerSize) -> NetShape {
+        let encoder = Self::Encoder::for_game(self);
+        NetShape { tower, planes: encoder.planes(), grid: encoder.grid(), actions: self.facts().action_count }
+    }
+}
+
+impl NetGame for HuntGame {
+    type Encoder = HuntEncoder;
+    fn mirror_action_index(&self, action: usize) -> Option<usize> {
+        Some(self.mirror_action(action))
+    }
+}
+
+impl NetGame for ImperialGame {
+    type Encoder = ImperialEncoder;
+    fn mirror_action_index(&self, action: usize) -> Option<usize> {
+        Some(self.mirror_action(action))
+    }
+}
+
+/// Chess has no symmetry the rules keep: castling tells the wings apart.
+impl NetGame for ChessGame {
+    type Encoder = ChessEncoder;
+    fn mirror_action_index(&self, _action: usize) -> Option<usize> {
+        None
+    }
+}

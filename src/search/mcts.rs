@@ -225,8 +225,10 @@ impl<G: Game> Mcts<G> {
         report
     }
 
-    /// Mixes noise into the root priors once they are known, once per root.
-    fn add_root_noise<R: Rng>(&mut self, rng: &mut R) {
+    /// Mixes noise into the root priors once they are known, once per root (when the config asks for
+    /// noise). [`Mcts::run`] calls it itself; callers driving [`Mcts::gather_leaves`] call it after
+    /// each [`Mcts::absorb_evaluations`].
+    pub fn add_root_noise<R: Rng>(&mut self, rng: &mut R) {
         let Some(noise) = self.config.root_noise else { return };
         if self.root_noised || !self.tree.node(ROOT).evaluated {
             return;
@@ -270,6 +272,11 @@ impl<G: Game> Mcts<G> {
             }
         }
         (finished, collisions)
+    }
+
+    /// The root's proof so far.
+    pub fn root_proof(&self) -> Proof {
+        self.tree.node(ROOT).proof
     }
 
     /// The leaves queued by the last [`Mcts::gather_leaves`].

@@ -11,3 +11,4 @@ mod perft_vectors;
 mod robustness;
 mod search;
 mod testkit_runs;
+mod training;

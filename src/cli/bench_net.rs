@@ -1,0 +1,80 @@
+//! `rebel-zero bench-net`: network inference speed (positions/s and GFLOP/s) per batch size, for the
+//! shape of a ruleset's network, on burn's CPU backend.
+
+use std::time::{Duration, Instant};
+
+use burn::prelude::*;
+use clap::Args;
+
+use crate::nn::evaluator::infer;
+use crate::nn::{NetGame, NetShape, PolicyValueNet, TowerSize, checkpoint::Checkpoint};
+
+#[derive(Args, Debug)]
+pub struct BenchNetArgs {
+    /// The ruleset whose input planes and action space fix the shape.
+    #[arg(default_value = "sixteen-rebels")]
+    pub spec: String,
+    /// The tower size, or `--checkpoint` to take it from a saved network.
+    #[arg(long, default_value = "b4c32")]
+    pub size: TowerSize,
+    /// A checkpoint whose shape (and weights) to measure instead.
+    #[arg(long)]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Batch sizes to measure.
+    #[arg(long, value_delimiter = ',', default_value = "1,8,64")]
+    pub batches: Vec<usize>,
+    /// Seconds per batch size.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+}
+
+pub fn run(args: &BenchNetArgs) -> anyhow::Result<()> {
+    let game = super::load_game(&args.spec)?;
+    crate::with_game!(&game, |g| bench(g, args))
+}
+
+fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
+    let device = Device::flex();
+    let (shape, net): (NetShape, PolicyValueNet) = match &args.checkpoint {
+        Some(path) => {
+            let checkpoint = Checkpoint::open(path)?;
+            checkpoint.check_game(game)?;
+            (checkpoint.meta.shape, checkpoint.load_net(&device)?)
+        }
+        None => {
+            let shape = game.net_shape(args.size);
+            (shape, PolicyValueNet::new(&shape, &device))
+        }
+    };
+    let (width, height) = shape.grid;
+    let per_position = shape.planes * width * height;
+    let flops = 2.0 * shape.multiply_adds() as f64;
+    println!(
+        "{} network {} for {}: {} planes on {}×{}, {} actions, {:.2} MFLOP per position",
+        "burn flex",
+        shape.tower,
+        args.spec,
+        shape.planes,
+        width,
+        height,
+        shape.actions,
+        flops / 1e6
+    );
+    println!("{:>6} {:>14} {:>10}", "batch", "positions/s", "GFLOP/s");
+    for &batch in &args.batches {
+        anyhow::ensure!(batch >= 1, "batch sizes must be ≥ 1");
+        let input: Vec<f32> = (0..batch * per_position).map(|i| (i % 3) as f32 * 0.5).collect();
+        let run = || infer(&net, &device, input.clone(), batch, [shape.planes, height, width]);
+        run(); // warm up
+        let budget = Duration::from_secs_f64(args.seconds);
+        let started = Instant::now();
+        let mut positions = 0usize;
+        while started.elapsed() < budget {
+            std::hint::black_box(run());
+            positions += batch;
+        }
+        let rate = positions as f64 / started.elapsed().as_secs_f64();
+        println!("{batch:>6} {rate:>14.0} {:>10.2}", rate * flops / 1e9);
+    }
+    Ok(())
+}

@@ -1,0 +1,199 @@
+//! The policy/value network: a residual tower over the encoder's planes with a policy head over the
+//! family's action space and a win/draw/loss value head (as Leela Chess Zero, so draw rates are
+//! learned rather than averaged into a scalar).
+
+use std::fmt;
+use std::str::FromStr;
+
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
+use burn::prelude::*;
+use burn::tensor::activation::relu;
+use serde::{Deserialize, Serialize};
+
+/// Hidden units of the value head's fully connected layer.
+const VALUE_HIDDEN: usize = 64;
+/// Channels of the policy head's 1×1 convolution (AlphaZero uses 2).
+const POLICY_CHANNELS: usize = 2;
+
+/// The tower's size, written `b<blocks>c<channels>` (as KataGo names its nets): `b4c32` is four
+/// residual blocks of 32 channels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct TowerSize {
+    pub blocks: usize,
+    pub channels: usize,
+}
+
+impl FromStr for TowerSize {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TowerSize, String> {
+        let bad =
+            || format!("`{text}` is not a network size of the form b<blocks>c<channels>, such as b4c32");
+        let rest = text.strip_prefix('b').ok_or_else(bad)?;
+        let (blocks, channels) = rest.split_once('c').ok_or_else(bad)?;
+        let blocks: usize = blocks.parse().map_err(|_| bad())?;
+        let channels: usize = channels.parse().map_err(|_| bad())?;
+        if !(1..=40).contains(&blocks) || !(4..=512).contains(&channels) {
+            return Err(format!("network size `{text}`: blocks must be 1 to 40 and channels 4 to 512"));
+        }
+        Ok(TowerSize { blocks, channels })
+    }
+}
+
+impl TryFrom<String> for TowerSize {
+    type Error = String;
+    fn try_from(text: String) -> Result<TowerSize, String> {
+        text.parse()
+    }
+}
+
+impl From<TowerSize> for String {
+    fn from(size: TowerSize) -> String {
+        size.to_string()
+    }
+}
+
+impl fmt::Display for TowerSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "b{}c{}", self.blocks, self.channels)
+    }
+}
+
+/// Everything that fixes the network's parameter shapes; saved beside the weights so a checkpoint can
+/// be rebuilt alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetShape {
+    pub tower: TowerSize,
+    pub planes: usize,
+    /// `(width, height)` of the input grid.
+    pub grid: (usize, usize),
+    pub actions: usize,
+}
+
+impl NetShape {
+    /// Multiply-adds of one position's forward pass (convolutions and linear layers).
+    pub fn multiply_adds(&self) -> u64 {
+        let cells = (self.grid.0 * self.grid.1) as u64;
+        let c = self.tower.channels as u64;
+        let stem = cells * 9 * self.planes as u64 * c;
+        let tower = self.tower.blocks as u64 * 2 * cells * 9 * c * c;
+        let policy =
+            cells * c * POLICY_CHANNELS as u64 + cells * POLICY_CHANNELS as u64 * self.actions as u64;
+        let value = cells * c + cells * VALUE_HIDDEN as u64 + VALUE_HIDDEN as u64 * 3;
+        stem + tower + policy + value
+    }
+}
+
+#[derive(Module, Debug)]
+struct ConvNorm {
+    conv: Conv2d,
+    norm: BatchNorm,
+}
+
+impl ConvNorm {
+    fn new(inputs: usize, outputs: usize, kernel: usize, device: &Device) -> ConvNorm {
+        let padding = if kernel == 1 { PaddingConfig2d::Valid } else { PaddingConfig2d::Same };
+        ConvNorm {
+            conv: Conv2dConfig::new([inputs, outputs], [kernel, kernel])
+                .with_padding(padding)
+                .with_bias(false)
+                .init(device),
+            norm: BatchNormConfig::new(outputs).init(device),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        self.norm.forward(self.conv.forward(x))
+    }
+}
+
+#[derive(Module, Debug)]
+struct ResidualBlock {
+    first: ConvNorm,
+    second: ConvNorm,
+}
+
+impl ResidualBlock {
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = relu(self.first.forward(x.clone())); // [batch, c, h, w]
+        relu(self.second.forward(y) + x) // [batch, c, h, w]
+    }
+}
+
+/// The network. `forward` gives policy logits over the whole action space (the caller masks illegal
+/// moves) and win/draw/loss logits for the player to move.
+#[derive(Module, Debug)]
+pub struct PolicyValueNet {
+    stem: ConvNorm,
+    tower: Vec<ResidualBlock>,
+    policy_conv: ConvNorm,
+    policy_out: Linear,
+    value_conv: ConvNorm,
+    value_hidden: Linear,
+    value_out: Linear,
+}
+
+impl PolicyValueNet {
+    pub fn new(shape: &NetShape, device: &Device) -> PolicyValueNet {
+        let c = shape.tower.channels;
+        let cells = shape.grid.0 * shape.grid.1;
+        PolicyValueNet {
+            stem: ConvNorm::new(shape.planes, c, 3, device),
+            tower: (0..shape.tower.blocks)
+                .map(|_| ResidualBlock {
+                    first: ConvNorm::new(c, c, 3, device),
+                    second: ConvNorm::new(c, c, 3, device),
+                })
+                .collect(),
+            policy_conv: ConvNorm::new(c, POLICY_CHANNELS, 1, device),
+            policy_out: LinearConfig::new(POLICY_CHANNELS * cells, shape.actions).init(device),
+            value_conv: ConvNorm::new(c, 1, 1, device),
+            value_hidden: LinearConfig::new(cells, VALUE_HIDDEN).init(device),
+            value_out: LinearConfig::new(VALUE_HIDDEN, 3).init(device),
+        }
+    }
+
+    /// `input` is `[batch, planes, height, width]`; returns `(policy logits [batch, actions],
+    /// win/draw/loss logits [batch, 3])`.
+    pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
+        let mut x = relu(self.stem.forward(input)); // [batch, c, h, w]
+        for block in &self.tower {
+            x = block.forward(x); // [batch, c, h, w]
+        }
+        let policy = relu(self.policy_conv.forward(x.clone())); // [batch, 2, h, w]
+        let policy = self.policy_out.forward(policy.flatten(1, 3)); // [batch, actions]
+        let value = relu(self.value_conv.forward(x)); // [batch, 1, h, w]
+        let value = relu(self.value_hidden.forward(value.flatten(1, 3))); // [batch, 64]
+        let value = self.value_out.forward(value); // [batch, 3]
+        (policy, value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tower_sizes_parse_and_print() {
+        let size: TowerSize = "b6c64".parse().unwrap();
+        assert_eq!(size, TowerSize { blocks: 6, channels: 64 });
+        assert_eq!(size.to_string(), "b6c64");
+        for bad in ["", "b6", "c64", "b0c64", "bxc64", "b6c", "6c64", "b6c2", "b6c64x"] {
+            assert!(bad.parse::<TowerSize>().is_err(), "{bad} should not parse");
+        }
+    }
+
+    #[test]
+    fn forward_gives_one_row_per_position() {
+        let device = Device::flex();
+        let shape =
+            NetShape { tower: TowerSize { blocks: 1, channels: 8 }, planes: 3, grid: (5, 7), actions: 40 };
+        let net = PolicyValueNet::new(&shape, &device);
+        let input = Tensor::<4>::zeros([2, 3, 7, 5], &device);
+        let (policy, value) = net.forward(input);
+        assert_eq!(policy.dims(), [2, 40]);
+        assert_eq!(value.dims(), [2, 3]);
+    }
+}

@@ -1,0 +1,265 @@
+//! The training config file (TOML). Every section and key has a default except the run's name and
+//! specs; unknown keys are errors, so a typo never silently trains with a default.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::agents::AgentSpec;
+use crate::nn::TowerSize;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    pub run: RunConfig,
+    #[serde(default)]
+    pub network: NetworkConfig,
+    #[serde(default)]
+    pub selfplay: SelfPlayConfig,
+    #[serde(default)]
+    pub replay: ReplayConfig,
+    #[serde(default)]
+    pub optimizer: OptimizerConfig,
+    #[serde(default)]
+    pub evaluation: EvaluationConfig,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunConfig {
+    /// The run's folder under `checkpoint_dir`.
+    pub name: String,
+    /// Ruleset specs of one family; self-play games cycle through them, so one network learns them all.
+    pub specs: Vec<String>,
+    #[serde(default = "defaults::seed")]
+    pub seed: u64,
+    /// Stop after this many minutes of training in total (over resumed sessions); 0: no limit.
+    #[serde(default)]
+    pub minutes: f64,
+    /// Stop after this many generations in total; 0: no limit.
+    #[serde(default)]
+    pub generations: u64,
+    #[serde(default = "defaults::checkpoint_dir")]
+    pub checkpoint_dir: PathBuf,
+    /// Saved generations kept on disk (the newest ones).
+    #[serde(default = "defaults::keep")]
+    pub keep: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NetworkConfig {
+    pub size: TowerSize,
+}
+
+impl Default for NetworkConfig {
+    fn default() -> NetworkConfig {
+        NetworkConfig { size: TowerSize { blocks: 4, channels: 32 } }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelfPlayConfig {
+    pub games_per_generation: usize,
+    /// Worker threads; each plays `concurrent_games` games at once and evaluates their leaves in one
+    /// network batch.
+    pub workers: usize,
+    pub concurrent_games: usize,
+    /// Simulations of a full search, whose move becomes a training sample.
+    pub simulations: u32,
+    /// Simulations of a fast search (KataGo's playout-cap randomisation), not recorded; 0 turns
+    /// the randomisation off (every search is full).
+    pub fast_simulations: u32,
+    /// The share of moves searched fully when fast searches are on.
+    pub full_search_share: f64,
+    /// Leaves each game adds to a network batch.
+    pub leaves_per_game: usize,
+    pub c_puct: f32,
+    /// Root Dirichlet noise of full searches.
+    pub dirichlet_alpha: f64,
+    pub dirichlet_share: f32,
+    /// Moves are drawn ∝ visits for this many plies, then the most visited move is played.
+    pub temperature_plies: u32,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> SelfPlayConfig {
+        SelfPlayConfig {
+            games_per_generation: 64,
+            workers: 2,
+            concurrent_games: 32,
+            simulations: 160,
+            fast_simulations: 32,
+            full_search_share: 0.25,
+            leaves_per_game: 8,
+            c_puct: 1.5,
+            dirichlet_alpha: 0.3,
+            dirichlet_share: 0.25,
+            temperature_plies: 16,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReplayConfig {
+    /// Games in the sliding window the learner samples from.
+    pub window_games: usize,
+    /// Augment with the board's mirror image where the rules allow it.
+    pub mirror: bool,
+}
+
+impl Default for ReplayConfig {
+    fn default() -> ReplayConfig {
+        ReplayConfig { window_games: 1000, mirror: true }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OptimizerConfig {
+    pub batch_size: usize,
+    pub learning_rate: f64,
+    /// L2 regularisation (Adam's weight decay).
+    pub weight_decay: f32,
+    /// Training samples drawn per new position: steps per generation =
+    /// new positions × this / batch size.
+    pub reuse: f64,
+}
+
+impl Default for OptimizerConfig {
+    fn default() -> OptimizerConfig {
+        OptimizerConfig { batch_size: 256, learning_rate: 2e-3, weight_decay: 1e-4, reuse: 4.0 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EvaluationConfig {
+    /// Evaluate every this many generations; 0: never.
+    pub every: u64,
+    /// Games per opponent (seats alternate).
+    pub games: usize,
+    /// Simulations of the network agent in evaluation games.
+    pub simulations: u32,
+    /// Fixed opponents, as agent specs.
+    pub baselines: Vec<String>,
+    /// Also play the generation saved before (the previous best).
+    pub previous: bool,
+}
+
+impl Default for EvaluationConfig {
+    fn default() -> EvaluationConfig {
+        EvaluationConfig {
+            every: 5,
+            games: 20,
+            simulations: 100,
+            baselines: vec!["mcts:sims=200".to_string()],
+            previous: true,
+        }
+    }
+}
+
+mod defaults {
+    use std::path::PathBuf;
+    pub fn seed() -> u64 {
+        1
+    }
+    pub fn checkpoint_dir() -> PathBuf {
+        PathBuf::from("checkpoints")
+    }
+    pub fn keep() -> usize {
+        2
+    }
+}
+
+impl TrainConfig {
+    /// Reads and checks a config file.
+    pub fn load(path: &Path) -> anyhow::Result<TrainConfig> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read the training config {}: {e}", path.display()))?;
+        let config: TrainConfig = toml::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
+        config.check().map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Ok(config)
+    }
+
+    /// Range checks the TOML types cannot express.
+    pub fn check(&self) -> Result<(), String> {
+        let name_ok = !self.run.name.is_empty()
+            && self.run.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            && !self.run.name.starts_with('.');
+        let checks: [(bool, &str); 12] = [
+            (name_ok, "run.name must be a plain folder name (letters, digits, - _ .)"),
+            (!self.run.specs.is_empty(), "run.specs must name at least one ruleset spec"),
+            (self.run.minutes >= 0.0 && self.run.minutes.is_finite(), "run.minutes must be ≥ 0"),
+            (self.run.keep >= 1, "run.keep must be ≥ 1"),
+            (self.selfplay.games_per_generation >= 1, "selfplay.games_per_generation must be ≥ 1"),
+            ((1..=64).contains(&self.selfplay.workers), "selfplay.workers must be 1 to 64"),
+            (
+                self.selfplay.concurrent_games >= 1 && self.selfplay.leaves_per_game >= 1,
+                "selfplay.concurrent_games and leaves_per_game must be ≥ 1",
+            ),
+            (self.selfplay.simulations >= 1, "selfplay.simulations must be ≥ 1"),
+            (
+                (0.0..=1.0).contains(&self.selfplay.full_search_share),
+                "selfplay.full_search_share must be in 0..=1",
+            ),
+            (self.replay.window_games >= 1, "replay.window_games must be ≥ 1"),
+            (
+                self.optimizer.batch_size >= 1 && self.optimizer.learning_rate > 0.0,
+                "optimizer.batch_size and learning_rate must be > 0",
+            ),
+            (self.optimizer.reuse > 0.0, "optimizer.reuse must be > 0"),
+        ];
+        if let Some((_, problem)) = checks.iter().find(|(ok, _)| !ok) {
+            return Err(problem.to_string());
+        }
+        for baseline in &self.evaluation.baselines {
+            AgentSpec::parse(baseline).map_err(|e| format!("evaluation.baselines: {e}"))?;
+        }
+        Ok(())
+    }
+
+    /// The run's folder.
+    pub fn run_dir(&self) -> PathBuf {
+        self.run.checkpoint_dir.join(&self.run.name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<TrainConfig, String> {
+        let config: TrainConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        config.check()?;
+        Ok(config)
+    }
+
+    #[test]
+    fn a_minimal_config_takes_every_default() {
+        let config = parse("[run]\nname = \"x\"\nspecs = [\"sixteen-rebels\"]\n").unwrap();
+        assert_eq!(config.selfplay, SelfPlayConfig::default());
+        assert_eq!(config.network.size.to_string(), "b4c32");
+        assert_eq!(config.run.seed, 1);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_errors() {
+        let base = "[run]\nname = \"x\"\nspecs = [\"sixteen-rebels\"]\n";
+        let cases = [
+            (format!("{base}[selfplay]\nsimulation = 5\n"), "simulation"),
+            (format!("{base}[network]\nsize = \"big\"\n"), "b<blocks>c<channels>"),
+            (format!("{base}[optimizer]\nbatch_size = 0\n"), "batch_size"),
+            (format!("{base}[evaluation]\nbaselines = [\"mcts:sim=5\"]\n"), "sim"),
+            ("[run]\nname = \"../x\"\nspecs = [\"a\"]\n".to_string(), "plain folder name"),
+            ("[run]\nspecs = [\"a\"]\n".to_string(), "name"),
+        ];
+        for (text, needle) in cases {
+            let error = parse(&text).unwrap_err();
+            assert!(error.contains(needle), "{text}: {error}");
+        }
+    }
+}

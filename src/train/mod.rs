@@ -1,0 +1,406 @@
+//! AlphaZero-style training: generations of self-play games fill a replay window, the learner trains on
+//! it, every generation is checkpointed, and every few generations the network plays fixed opponents
+//! and its predecessor. Metrics go to TensorBoard and `metrics.jsonl`.
+//!
+//! A generation runs self-play on `selfplay.workers` threads (each batching its games' leaves into one
+//! network call), then trains on the main thread; burn spreads each training step over the cores.
+
+pub mod config;
+pub mod learner;
+pub mod metrics;
+pub mod replay;
+pub mod selfplay;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+pub use config::TrainConfig;
+use learner::{Learner, StepLosses};
+use metrics::{Metrics, process_cpu_seconds};
+use replay::{Batch, MirrorMap, ReplayBuffer};
+use selfplay::{FinishedGame, GameJob};
+
+use crate::agents::{AgentSpec, MatchSettings, derive_seed, run_match};
+use crate::game::{AnyGame, Game, Side};
+use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
+use crate::nn::{NetGame, PolicyValueNet};
+
+/// How a training session starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// A new run; its folder must not hold a checkpoint yet.
+    Fresh,
+    /// Continue the run's last checkpoint.
+    Resume,
+}
+
+/// What a finished session did.
+#[derive(Clone, Debug)]
+pub struct TrainSummary {
+    pub run_dir: PathBuf,
+    pub counters: Counters,
+    /// Process CPU time over wall time for this session (2.0 = both cores busy).
+    pub cpu_share: Option<f64>,
+}
+
+/// Trains as `config` says, from scratch or from the run's last checkpoint.
+pub fn train(config: &TrainConfig, start: Start, show_progress: bool) -> anyhow::Result<TrainSummary> {
+    let games = config
+        .run
+        .specs
+        .iter()
+        .map(|spec| AnyGame::from_spec(spec).with_context(|| format!("run.specs: `{spec}`")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    macro_rules! family {
+        ($variant:ident) => {{
+            let games: Vec<_> = games
+                .into_iter()
+                .map(|g| match g {
+                    AnyGame::$variant(g) => Ok(g),
+                    _ => bail!(
+                        "run.specs mixes ruleset families (`{}` and another): one network serves one family",
+                        config.run.specs[0],
+                    ),
+                })
+                .collect::<anyhow::Result<_>>()?;
+            train_family(config, games, start, show_progress)
+        }};
+    }
+    match &games[0] {
+        AnyGame::Hunt(_) => family!(Hunt),
+        AnyGame::Imperial(_) => family!(Imperial),
+        AnyGame::Chess(_) => family!(Chess),
+    }
+}
+
+fn train_family<G: NetGame>(
+    config: &TrainConfig,
+    games: Vec<G>,
+    start: Start,
+    show_progress: bool,
+) -> anyhow::Result<TrainSummary> {
+    let encoder = checkpoint::encoder_name(&games[0]);
+    if let Some(other) = games.iter().find(|g| checkpoint::encoder_name(*g) != encoder) {
+        bail!(
+            "run.specs: `{}` and `{}` are on different boards and cannot share a network",
+            games[0].spec(),
+            other.spec()
+        );
+    }
+    let shape = games[0].net_shape(config.network.size);
+    let run_dir = config.run_dir();
+    let run_started = Instant::now();
+    let cpu_started = process_cpu_seconds();
+
+    let mut replay = ReplayBuffer::new(config.replay.window_games);
+    let (mut learner, mut counters) = match start {
+        Start::Fresh => {
+            if run_dir.join("latest").exists() {
+                bail!(
+                    "{} already holds a training run; continue it with --resume, or choose another run.name",
+                    run_dir.display()
+                );
+            }
+            (Learner::new(shape, &config.optimizer, config.run.seed), Counters::default())
+        }
+        Start::Resume => {
+            let saved = Checkpoint::open(&run_dir).with_context(|| "nothing to resume")?;
+            if saved.meta.shape != shape || saved.meta.encoder != encoder {
+                bail!(
+                    "the checkpoint in {} is a {} network for {}; the config asks for {} on {}",
+                    saved.dir.display(),
+                    saved.meta.shape.tower,
+                    saved.meta.encoder,
+                    shape.tower,
+                    encoder
+                );
+            }
+            if saved.meta.specs != config.run.specs {
+                bail!(
+                    "the checkpoint was trained on specs {:?}; the config names {:?}",
+                    saved.meta.specs,
+                    config.run.specs
+                );
+            }
+            let net = saved.load_net(&burn::prelude::Device::flex())?;
+            let optimizer = std::fs::read(saved.file(checkpoint::OPTIMIZER_FILE)).ok();
+            let learner = Learner::resume(net, optimizer.as_deref(), shape, &config.optimizer)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", saved.dir.display()))?;
+            let replay_file = saved.file(REPLAY_FILE);
+            if replay_file.exists() {
+                replay.load_jsonl(&replay_file, &games).map_err(anyhow::Error::msg)?;
+            }
+            eprintln!(
+                "resuming {} at generation {} ({} games played, {} in the replay window)",
+                run_dir.display(),
+                saved.meta.counters.generation,
+                saved.meta.counters.games,
+                replay.games()
+            );
+            (learner, saved.meta.counters)
+        }
+    };
+    std::fs::create_dir_all(&run_dir).with_context(|| format!("cannot create {}", run_dir.display()))?;
+    let config_text = toml::to_string_pretty(config).expect("the config serialises");
+    let mut metrics = Metrics::open(&run_dir.join("logs"))?;
+    let mirror = if config.replay.mirror { MirrorMap::for_game(&games[0]) } else { None };
+    let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(config.run.seed, 0x7261_6e64 ^ counters.generation));
+    let seconds_before = counters.seconds;
+    let mut batch = Batch::default();
+
+    while !finished(config, &counters) {
+        let generation_started = Instant::now();
+        let cpu_before = process_cpu_seconds();
+        let generation = counters.generation + 1;
+
+        // Self-play.
+        let net = learner.inference_net();
+        let played = self_play(config, &games, &net, counters.games, show_progress);
+        let played_games = played.len() as u64;
+        let stats = SelfPlayStats::of(&played, &games[0]);
+        let new_positions: usize = played.iter().map(|g| g.positions.len()).sum();
+        for game in played {
+            replay.push(game.saved, game.positions);
+        }
+        let selfplay_seconds = generation_started.elapsed().as_secs_f64();
+
+        // Training.
+        let steps = ((new_positions as f64 * config.optimizer.reuse) / config.optimizer.batch_size as f64)
+            .ceil() as u64;
+        let train_started = Instant::now();
+        let bar = progress(show_progress, steps, "training");
+        let actions = games[0].facts().action_count;
+        let mut losses = Vec::with_capacity(steps as usize);
+        for _ in 0..steps {
+            replay.sample(config.optimizer.batch_size, actions, mirror.as_ref(), &mut rng, &mut batch);
+            losses.push(learner.step(&batch));
+            bar.inc(1);
+        }
+        bar.finish_and_clear();
+        let train_seconds = train_started.elapsed().as_secs_f64();
+
+        counters.generation = generation;
+        counters.games += played_games;
+        counters.positions += new_positions as u64;
+        counters.steps += steps;
+        counters.seconds = seconds_before + run_started.elapsed().as_secs_f64();
+
+        // Checkpoint, then evaluate the saved network.
+        let net = learner.inference_net();
+        let meta = CheckpointMeta::new(&games[0], config.run.specs.clone(), shape, counters);
+        let saved = checkpoint::save_generation(
+            &run_dir,
+            Generation {
+                meta: &meta,
+                net: &net,
+                optimizer: Some(learner.optimizer_bytes()),
+                files: vec![
+                    (CONFIG_FILE, config_text.clone().into_bytes()),
+                    (REPLAY_FILE, replay.to_jsonl()),
+                ],
+            },
+            config.run.keep.max(2),
+        )?;
+        let wall = generation_started.elapsed().as_secs_f64();
+        let cpu_share = match (cpu_before, process_cpu_seconds()) {
+            (Some(a), Some(b)) => (b - a) / wall,
+            _ => f64::NAN,
+        };
+        let mean = mean_losses(&losses);
+        let mut values = vec![
+            ("loss/policy", mean.policy),
+            ("loss/value", mean.value),
+            ("loss/value_accuracy", mean.value_accuracy),
+            ("selfplay/side0_win_rate", stats.wins[0]),
+            ("selfplay/side1_win_rate", stats.wins[1]),
+            ("selfplay/draw_rate", stats.draws),
+            ("selfplay/game_length", stats.mean_plies),
+            ("speed/games_per_second", played_games as f64 / selfplay_seconds),
+            ("speed/positions_per_second", new_positions as f64 / selfplay_seconds),
+            (
+                "speed/samples_per_second",
+                (steps as f64 * config.optimizer.batch_size as f64) / train_seconds.max(1e-9),
+            ),
+            ("speed/cpu_share", cpu_share),
+            ("progress/games", counters.games as f64),
+            ("progress/replay_positions", replay.positions() as f64),
+        ];
+        let mut scores = Vec::new();
+        if config.evaluation.every > 0 && generation % config.evaluation.every == 0 {
+            scores = evaluate(config, &games[0], &saved, &run_dir, generation, show_progress)?;
+        }
+        let score_tags: Vec<(String, f64)> =
+            scores.iter().map(|(name, s)| (format!("eval/{name}"), *s)).collect();
+        values.extend(score_tags.iter().map(|(t, s)| (t.as_str(), *s)));
+        metrics.record(generation, &values);
+        let scores_text: String =
+            scores.iter().map(|(name, s)| format!(", {name} {:.0}%", s * 100.0)).collect();
+        eprintln!(
+            "generation {generation}: {played_games} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%), \
+             {steps} steps, policy loss {:.3}, value loss {:.3}, {wall:.0} s, CPU {:.0}%{scores_text}",
+            stats.mean_plies,
+            games[0].side_names()[0],
+            stats.wins[0] * 100.0,
+            games[0].side_names()[1],
+            stats.wins[1] * 100.0,
+            stats.draws * 100.0,
+            mean.policy,
+            mean.value,
+            cpu_share * 100.0,
+        );
+    }
+    let cpu_share = match (cpu_started, process_cpu_seconds()) {
+        (Some(a), Some(b)) => Some((b - a) / run_started.elapsed().as_secs_f64()),
+        _ => None,
+    };
+    Ok(TrainSummary { run_dir, counters, cpu_share })
+}
+
+const CONFIG_FILE: &str = "config.toml";
+const REPLAY_FILE: &str = "replay.jsonl";
+
+fn finished(config: &TrainConfig, counters: &Counters) -> bool {
+    (config.run.generations > 0 && counters.generation >= config.run.generations)
+        || (config.run.minutes > 0.0 && counters.seconds >= config.run.minutes * 60.0)
+}
+
+fn progress(show: bool, length: u64, what: &'static str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(length);
+    bar.set_style(
+        ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} {per_sec} eta {eta}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_prefix(what);
+    bar
+}
+
+/// One generation's games, split across the worker threads; returned in game order.
+fn self_play<G: NetGame>(
+    config: &TrainConfig,
+    games: &[G],
+    net: &PolicyValueNet,
+    games_before: u64,
+    show_progress: bool,
+) -> Vec<FinishedGame> {
+    let count = config.selfplay.games_per_generation;
+    let jobs: Vec<GameJob> = (0..count)
+        .map(|i| {
+            let number = games_before + i as u64;
+            GameJob {
+                index: i,
+                spec: number as usize % games.len(),
+                seed: derive_seed(config.run.seed, number),
+            }
+        })
+        .collect();
+    let workers = config.selfplay.workers.min(count);
+    let bar = progress(show_progress, count as u64, "self-play");
+    let finished: Mutex<Vec<FinishedGame>> = Mutex::new(Vec::with_capacity(count));
+    // Plain threads, not rayon tasks: burn's CPU backend runs its own work on rayon's pool.
+    std::thread::scope(|scope| {
+        for worker in 0..workers {
+            let jobs: Vec<GameJob> = jobs.iter().copied().skip(worker).step_by(workers).collect();
+            let (bar, finished) = (&bar, &finished);
+            scope.spawn(move || {
+                selfplay::play_games(games, net, &config.selfplay, &jobs, &mut |game| {
+                    bar.inc(1);
+                    finished.lock().expect("no self-play worker panics holding the lock").push(game);
+                });
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let mut finished = finished.into_inner().expect("no self-play worker panicked");
+    finished.sort_by_key(|g| g.index);
+    finished
+}
+
+/// Win and draw rates and length of a generation's games.
+struct SelfPlayStats {
+    wins: [f64; 2],
+    draws: f64,
+    mean_plies: f64,
+}
+
+impl SelfPlayStats {
+    fn of<G: Game>(played: &[FinishedGame], _game: &G) -> SelfPlayStats {
+        let n = played.len().max(1) as f64;
+        let wins = Side::BOTH
+            .map(|s| played.iter().filter(|g| g.saved.winner == Some(s.index() as u8)).count() as f64 / n);
+        SelfPlayStats {
+            wins,
+            draws: played.iter().filter(|g| g.saved.winner.is_none()).count() as f64 / n,
+            mean_plies: played.iter().map(|g| g.plies as f64).sum::<f64>() / n,
+        }
+    }
+}
+
+fn mean_losses(losses: &[StepLosses]) -> StepLosses {
+    let n = losses.len().max(1) as f64;
+    StepLosses {
+        policy: losses.iter().map(|l| l.policy).sum::<f64>() / n,
+        value: losses.iter().map(|l| l.value).sum::<f64>() / n,
+        value_accuracy: losses.iter().map(|l| l.value_accuracy).sum::<f64>() / n,
+    }
+}
+
+/// Plays the saved network against each baseline and (when configured) its predecessor; returns each
+/// opponent's name with the network's score against it.
+fn evaluate<G: NetGame>(
+    config: &TrainConfig,
+    game: &G,
+    saved: &Path,
+    run_dir: &Path,
+    generation: u64,
+    show_progress: bool,
+) -> anyhow::Result<Vec<(String, f64)>> {
+    let net =
+        AgentSpec::parse(&format!("net:path={},sims={}", saved.display(), config.evaluation.simulations))?;
+    let mut opponents: Vec<(String, AgentSpec)> = Vec::new();
+    for baseline in &config.evaluation.baselines {
+        opponents.push((baseline.replace([':', '=', ','], "_"), AgentSpec::parse(baseline)?));
+    }
+    if config.evaluation.previous {
+        let previous = run_dir.join(format!("gen-{:06}", generation.saturating_sub(config.evaluation.every)));
+        if previous.is_dir() {
+            let spec = format!("net:path={},sims={}", previous.display(), config.evaluation.simulations);
+            opponents.push(("previous".to_string(), AgentSpec::parse(&spec)?));
+        }
+    }
+    let mut scores = Vec::new();
+    for (name, opponent) in opponents {
+        let settings = MatchSettings {
+            games: config.evaluation.games,
+            seed: derive_seed(config.run.seed, 0xe7a1 ^ generation),
+            threads: config.selfplay.workers,
+        };
+        let bar = progress(show_progress, settings.games as u64, "evaluate");
+        let records = run_match(game, [&net, &opponent], settings, &|_| bar.inc(1))?;
+        bar.finish_and_clear();
+        let names = game.side_names();
+        let points: f64 = records
+            .iter()
+            .map(|r| {
+                // Game i seats the network on side i % 2.
+                let net_side = names[r.game % 2];
+                match &r.winner {
+                    Some(w) if w == net_side => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.5,
+                }
+            })
+            .sum();
+        scores.push((name, points / records.len().max(1) as f64));
+    }
+    Ok(scores)
+}

@@ -1,0 +1,215 @@
+//! The replay buffer: the positions of the most recent self-play games, a window counted in games, and
+//! the batches the learner draws from it.
+//!
+//! Each game is kept twice: encoded (for sampling) and as text (moves in RULES.md notation plus the
+//! search targets), which is what a checkpoint saves. Resuming re-plays the saved games to encode them
+//! again, so a checkpoint stays small and readable.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Playthrough, Side};
+use crate::nn::{Encoder, NetGame, mirror_planes};
+
+/// One training sample: the encoded position, the search's move distribution (sparse, over the
+/// action space) and the game's result for the player to move (win, draw, loss).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Position {
+    pub planes: Box<[f32]>,
+    pub policy: Vec<(u32, f32)>,
+    pub wdl: [f32; 3],
+}
+
+/// The policy target of one recorded ply.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Target {
+    pub ply: u32,
+    pub policy: Vec<(u32, f32)>,
+}
+
+/// A finished self-play game as saved: enough to re-encode its samples.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SavedGame {
+    /// Index into the run's specs.
+    pub spec: usize,
+    pub moves: Vec<String>,
+    pub targets: Vec<Target>,
+    /// The winning side's index; `None` for a draw.
+    pub winner: Option<u8>,
+    pub reason: String,
+}
+
+/// The `[win, draw, loss]` target of a position whose player to move is `mover`.
+pub fn wdl_target(winner: Option<Side>, mover: Side) -> [f32; 3] {
+    match winner {
+        None => [0.0, 1.0, 0.0],
+        Some(winner) if winner == mover => [1.0, 0.0, 0.0],
+        Some(_) => [0.0, 0.0, 1.0],
+    }
+}
+
+/// Re-plays a saved game on `game` and encodes its recorded positions.
+pub fn encode_saved<G: NetGame>(game: &G, saved: &SavedGame) -> Result<Vec<Position>, String> {
+    let encoder = G::Encoder::for_game(game);
+    let mut line = Playthrough::new(game.clone());
+    let mut positions = Vec::with_capacity(saved.targets.len());
+    let mut targets = saved.targets.iter().peekable();
+    let winner = match saved.winner {
+        None => None,
+        Some(index @ 0..=1) => Some(Side::from_index(index as usize)),
+        Some(index) => return Err(format!("winner {index} is not a side (0 or 1)")),
+    };
+    let actions = game.facts().action_count as u32;
+    if saved.targets.iter().flat_map(|t| &t.policy).any(|&(a, p)| a >= actions || !(0.0..=1.0).contains(&p)) {
+        return Err("a policy target lies outside the action space or 0..=1".to_string());
+    }
+    let mut record = |line: &Playthrough<G>, target: &Target| {
+        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
+        encoder.encode(game, line.state(), line.plies(), &mut planes);
+        let wdl = wdl_target(winner, game.to_move(line.state()));
+        positions.push(Position { planes, policy: target.policy.clone(), wdl });
+    };
+    for (ply, text) in saved.moves.iter().enumerate() {
+        while let Some(target) = targets.next_if(|t| t.ply as usize == ply) {
+            record(&line, target);
+        }
+        line.play_text(text).map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
+    }
+    if targets.peek().is_some() {
+        return Err("a target lies past the last move".to_string());
+    }
+    Ok(positions)
+}
+
+/// Where a batch goes: `[batch, planes…]` inputs, `[batch, actions]` policy targets and
+/// `[batch, 3]` value targets, row-major.
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    pub size: usize,
+    pub input: Vec<f32>,
+    pub policy: Vec<f32>,
+    pub wdl: Vec<f32>,
+}
+
+/// The left-right mirror of the encoding, when the family has one.
+#[derive(Clone, Debug)]
+pub struct MirrorMap {
+    pub grid: (usize, usize),
+    /// The mirror image of each action index.
+    pub actions: Vec<u32>,
+}
+
+impl MirrorMap {
+    pub fn for_game<G: NetGame>(game: &G) -> Option<MirrorMap> {
+        let count = game.facts().action_count;
+        let actions =
+            (0..count).map(|a| game.mirror_action_index(a).map(|m| m as u32)).collect::<Option<Vec<_>>>()?;
+        Some(MirrorMap { grid: G::Encoder::for_game(game).grid(), actions })
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct ReplayBuffer {
+    window: usize,
+    games: VecDeque<(SavedGame, Vec<Position>)>,
+    positions: usize,
+}
+
+impl ReplayBuffer {
+    pub fn new(window_games: usize) -> ReplayBuffer {
+        ReplayBuffer { window: window_games, games: VecDeque::new(), positions: 0 }
+    }
+
+    pub fn push(&mut self, saved: SavedGame, positions: Vec<Position>) {
+        self.positions += positions.len();
+        self.games.push_back((saved, positions));
+        while self.games.len() > self.window {
+            let (_, old) = self.games.pop_front().expect("over the window");
+            self.positions -= old.len();
+        }
+    }
+
+    pub fn games(&self) -> usize {
+        self.games.len()
+    }
+
+    pub fn positions(&self) -> usize {
+        self.positions
+    }
+
+    /// The saved games, oldest first: one JSON object per line.
+    pub fn to_jsonl(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (saved, _) in &self.games {
+            serde_json::to_writer(&mut out, saved).expect("a saved game serialises");
+            out.push(b'\n');
+        }
+        out
+    }
+
+    /// Reads games written by [`ReplayBuffer::to_jsonl`], re-encoding them on `games` (the run's specs).
+    pub fn load_jsonl<G: NetGame>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let bad = |e: String| format!("{} line {}: {e}", path.display(), number + 1);
+            let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+            let game = games.get(saved.spec).ok_or_else(|| bad(format!("no spec number {}", saved.spec)))?;
+            let positions = encode_saved(game, &saved).map_err(bad)?;
+            self.push(saved, positions);
+        }
+        Ok(())
+    }
+
+    /// Fills `batch` with `size` positions drawn uniformly (with replacement), each mirrored with
+    /// probability ½ when `mirror` is given.
+    pub fn sample<R: Rng>(
+        &self,
+        size: usize,
+        actions: usize,
+        mirror: Option<&MirrorMap>,
+        rng: &mut R,
+        batch: &mut Batch,
+    ) {
+        assert!(self.positions > 0, "sampling from an empty buffer");
+        let input_len =
+            self.games.iter().flat_map(|(_, p)| p.first()).next().expect("a position").planes.len();
+        batch.size = size;
+        batch.input.clear();
+        batch.policy.clear();
+        batch.policy.resize(size * actions, 0.0);
+        batch.wdl.clear();
+        for row in 0..size {
+            let position = self.position(rng.random_range(0..self.positions));
+            let start = batch.input.len();
+            batch.input.extend_from_slice(&position.planes);
+            let flip = mirror.filter(|_| rng.random::<bool>());
+            let policy = &mut batch.policy[row * actions..(row + 1) * actions];
+            for &(action, p) in &position.policy {
+                let action = match flip {
+                    Some(map) => map.actions[action as usize],
+                    None => action,
+                };
+                policy[action as usize] += p;
+            }
+            if let Some(map) = flip {
+                mirror_planes(map.grid, &mut batch.input[start..start + input_len]);
+            }
+            batch.wdl.extend_from_slice(&position.wdl);
+        }
+    }
+
+    /// The `index`-th position over all games, oldest first.
+    fn position(&self, mut index: usize) -> &Position {
+        for (_, positions) in &self.games {
+            if index < positions.len() {
+                return &positions[index];
+            }
+            index -= positions.len();
+        }
+        panic!("position index past the buffer")
+    }
+}

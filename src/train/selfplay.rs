@@ -1,0 +1,219 @@
+//! Self-play: many games at once on one thread, their search leaves evaluated together in one network
+//! batch per step (inference is far cheaper per position in large batches), with KataGo's playout-cap
+//! randomisation: a share of moves gets a full search and becomes a training sample, the rest a fast
+//! search that only moves the game on.
+
+use burn::prelude::*;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+use super::config::SelfPlayConfig;
+use super::replay::{Position, SavedGame, Target, wdl_target};
+use crate::agents::derive_seed;
+use crate::game::Playthrough;
+use crate::nn::evaluator::{infer, write_evaluations};
+use crate::nn::{Encoder, NetGame, PolicyValueNet};
+use crate::search::{DirichletNoise, Evaluations, Mcts, SearchConfig};
+
+/// One game to play: its index in the generation, its spec and its seed.
+#[derive(Clone, Copy, Debug)]
+pub struct GameJob {
+    pub index: usize,
+    pub spec: usize,
+    pub seed: u64,
+}
+
+/// A finished self-play game.
+#[derive(Clone, Debug)]
+pub struct FinishedGame {
+    pub index: usize,
+    pub saved: SavedGame,
+    pub positions: Vec<Position>,
+    pub plies: u32,
+}
+
+/// A game in progress with its search.
+struct Slot<G: NetGame> {
+    job: GameJob,
+    line: Playthrough<G>,
+    search: Mcts<G>,
+    rng: Pcg64Mcg,
+    /// Simulations wanted for the current move, and done so far.
+    wanted: u32,
+    done: u32,
+    full: bool,
+    /// Where this slot's leaves sit in the shared batch.
+    leaves: std::ops::Range<usize>,
+    targets: Vec<Target>,
+    positions: Vec<Position>,
+}
+
+/// Plays `jobs` on one thread, `config.concurrent_games` at a time, calling `on_finished` as each game
+/// ends. `games[spec]` is the game of each spec.
+pub fn play_games<G: NetGame>(
+    games: &[G],
+    net: &PolicyValueNet,
+    config: &SelfPlayConfig,
+    jobs: &[GameJob],
+    on_finished: &mut dyn FnMut(FinishedGame),
+) {
+    let device = Device::flex();
+    let encoder = G::Encoder::for_game(&games[0]);
+    let (width, height) = encoder.grid();
+    let shape = [encoder.planes(), height, width];
+    let input_len = encoder.input_len();
+    let actions = games[0].facts().action_count;
+    let mut queue = jobs.iter().copied();
+    let mut slots: Vec<Slot<G>> = Vec::with_capacity(config.concurrent_games);
+    let mut input: Vec<f32> = Vec::new();
+    let mut evaluations = Evaluations::default();
+    loop {
+        while slots.len() < config.concurrent_games {
+            let Some(job) = queue.next() else { break };
+            slots.push(new_slot(&games[job.spec], config, job));
+        }
+        if slots.is_empty() {
+            return;
+        }
+        // Gather leaves from every game and encode them, each with its own ruleset's planes, into one
+        // input batch.
+        input.clear();
+        let mut rows = 0;
+        for slot in &mut slots {
+            let wanted = (slot.wanted - slot.done).min(config.leaves_per_game as u32);
+            let (finished, _) = slot.search.gather_leaves(wanted);
+            slot.done += finished;
+            let leaves = slot.search.leaves();
+            let game = &games[slot.job.spec];
+            for leaf in 0..leaves.len() {
+                let start = input.len();
+                input.resize(start + input_len, 0.0);
+                encoder.encode(game, leaves.state(leaf), leaves.plies(leaf), &mut input[start..]);
+            }
+            slot.leaves = rows..rows + leaves.len();
+            rows += leaves.len();
+        }
+        let inference = (rows > 0).then(|| infer(net, &device, std::mem::take(&mut input), rows, shape));
+        // Hand each game its answers, then move the games whose search is done.
+        let mut index = 0;
+        while index < slots.len() {
+            let slot = &mut slots[index];
+            let game = &games[slot.job.spec];
+            let gathered = slot.leaves.len();
+            if let Some(inference) = inference.as_ref().filter(|_| gathered > 0) {
+                let leaves = slot.search.leaves();
+                evaluations.prepare(leaves);
+                let policy = &inference.policy[slot.leaves.start * actions..slot.leaves.end * actions];
+                let wdl = &inference.wdl[slot.leaves.start * 3..slot.leaves.end * 3];
+                write_evaluations(game, leaves, policy, wdl, actions, &mut evaluations);
+                slot.done += slot.search.absorb_evaluations(&evaluations);
+                if slot.full {
+                    slot.search.add_root_noise(&mut slot.rng);
+                }
+            }
+            let stalled = gathered == 0 && slot.done < slot.wanted && !slot.search.root_proof().is_proven();
+            let searched = slot.done >= slot.wanted || slot.search.root_proof().is_proven();
+            if searched || (stalled && slot.done > 0) {
+                finish_move(game, &encoder, config, slot);
+                if slot.line.is_over() {
+                    let slot = slots.swap_remove(index);
+                    on_finished(finish_game(slot));
+                    continue;
+                }
+                start_move(config, slot);
+            }
+            index += 1;
+        }
+    }
+}
+
+fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot<G> {
+    let search_config = SearchConfig {
+        simulations: config.simulations,
+        c_puct: config.c_puct,
+        batch: config.leaves_per_game,
+        root_noise: Some(DirichletNoise { alpha: config.dirichlet_alpha, epsilon: config.dirichlet_share }),
+        reuse_tree: true,
+        ..SearchConfig::default()
+    };
+    let mut slot = Slot {
+        job,
+        line: Playthrough::new(game.clone()),
+        search: Mcts::new(game.clone(), search_config),
+        rng: Pcg64Mcg::seed_from_u64(derive_seed(job.seed, 0)),
+        wanted: 0,
+        done: 0,
+        full: true,
+        leaves: 0..0,
+        targets: Vec::new(),
+        positions: Vec::new(),
+    };
+    start_move(config, &mut slot);
+    slot
+}
+
+/// Sets up the search of the slot's next move: full or fast.
+fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
+    slot.full = config.fast_simulations == 0 || slot.rng.random::<f64>() < config.full_search_share;
+    slot.wanted = if slot.full { config.simulations } else { config.fast_simulations };
+    slot.done = 0;
+    slot.search.set_position(slot.line.start(), slot.line.moves());
+}
+
+/// Picks and plays the searched move, recording a training sample after a full search.
+fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConfig, slot: &mut Slot<G>) {
+    let state = slot.line.state().clone();
+    let temperature = if slot.line.plies() < config.temperature_plies { 1.0 } else { 0.0 };
+    let chosen = slot.search.choose_move(temperature, &mut slot.rng).expect("a game not over has a move");
+    if slot.full {
+        let policy = policy_target(game, &state, &slot.search, chosen);
+        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
+        encoder.encode(game, &state, slot.line.plies(), &mut planes);
+        slot.targets.push(Target { ply: slot.line.plies(), policy: policy.clone() });
+        slot.positions.push(Position { planes, policy, wdl: [0.0; 3] });
+    }
+    slot.line.play(chosen);
+}
+
+/// The visit distribution at the root; a proven root teaches its proof's move alone.
+fn policy_target<G: NetGame>(
+    game: &G,
+    state: &G::State,
+    search: &Mcts<G>,
+    chosen: G::Move,
+) -> Vec<(u32, f32)> {
+    let total: u32 = search.root_visits().map(|(_, v)| v).sum();
+    if search.root_proof().is_proven() || total == 0 {
+        return vec![(game.action_index(state, chosen) as u32, 1.0)];
+    }
+    search
+        .root_visits()
+        .filter(|&(_, visits)| visits > 0)
+        .map(|(mv, visits)| (game.action_index(state, mv) as u32, visits as f32 / total as f32))
+        .collect()
+}
+
+/// The game's record, its samples labelled with the result.
+fn finish_game<G: NetGame>(mut slot: Slot<G>) -> FinishedGame {
+    let outcome = slot.line.outcome().expect("a finished game");
+    let game = slot.line.game().clone();
+    // Re-walk the game to label each sample with the result for its player to move.
+    let mut replay = Playthrough::new(game.clone());
+    let mut positions = slot.positions.iter_mut();
+    let mut targets = slot.targets.iter().peekable();
+    for &mv in slot.line.moves() {
+        if targets.next_if(|t| t.ply == replay.plies()).is_some() {
+            let position = positions.next().expect("one position per target");
+            position.wdl = wdl_target(outcome.winner, game.to_move(replay.state()));
+        }
+        replay.play(mv);
+    }
+    let saved = SavedGame {
+        spec: slot.job.spec,
+        moves: slot.line.move_texts(),
+        targets: slot.targets,
+        winner: outcome.winner.map(|s| s.index() as u8),
+        reason: outcome.reason.as_str().to_string(),
+    };
+    FinishedGame { index: slot.job.index, saved, positions: slot.positions, plies: slot.line.plies() }
+}

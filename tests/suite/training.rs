@@ -1,0 +1,158 @@
+//! Training through the command line: the smoke config trains and writes a checkpoint that a `net:`
+//! agent can play; a run killed with SIGKILL resumes from its last checkpoint; bad configs and
+//! mismatched checkpoints give clear errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+}
+
+fn run(args: &[&str]) -> Output {
+    binary().args(args).output().expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A fresh folder for one test, holding a copy of configs/smoke.toml (with `edit.0` replaced by `edit.1`)
+/// that writes its checkpoints there.
+fn smoke_setup(test: &str, edit: (&str, &str)) -> (PathBuf, PathBuf) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("training-{test}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let smoke = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke.toml")).unwrap();
+    let checkpoints = dir.join("checkpoints");
+    let config = smoke
+        .replacen("[run]\n", &format!("[run]\ncheckpoint_dir = \"{}\"\n", checkpoints.display()), 1)
+        .replace(edit.0, edit.1);
+    let path = dir.join("smoke.toml");
+    std::fs::write(&path, config).unwrap();
+    (path, checkpoints.join("smoke"))
+}
+
+fn latest_generation(run_dir: &Path) -> Option<u64> {
+    let latest = std::fs::read_to_string(run_dir.join("latest")).ok()?;
+    latest.trim().strip_prefix("gen-")?.parse().ok()
+}
+
+#[test]
+fn the_smoke_config_trains_and_its_network_plays() {
+    let (config, run_dir) = smoke_setup("smoke", ("", ""));
+    let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(latest_generation(&run_dir), Some(2));
+    let generation = run_dir.join("gen-000002");
+    for file in ["meta.json", "model.bpk", "optimizer.bpk", "config.toml", "replay.jsonl"] {
+        assert!(generation.join(file).is_file(), "{file} is saved");
+    }
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(generation.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["counters"]["games"], 8);
+    assert_eq!(meta["shape"]["tower"], "b1c8");
+    let metrics = std::fs::read_to_string(run_dir.join("logs/metrics.jsonl")).unwrap();
+    assert_eq!(metrics.lines().count(), 2, "one metrics line per generation");
+    assert!(metrics.contains("\"eval/random\""), "generation 2 was evaluated: {metrics}");
+    let events = std::fs::read_dir(run_dir.join("logs")).unwrap().flatten();
+    assert!(events.into_iter().any(|e| e.file_name().to_string_lossy().contains("tfevents")));
+
+    // The network plays through the `net:` agent, on every spec of its board...
+    let agent = format!("net:path={},sims=8", run_dir.display());
+    for spec in ["sixteen-rebels", "neeley-rebels:capture=mandatory"] {
+        let output = run(&["match", spec, "--agent", &agent, "--agent", "random", "--games", "2"]);
+        assert!(output.status.success(), "{spec}: {}", stderr(&output));
+    }
+    // ...and refuses another board with a message naming both.
+    let output = run(&["match", "imperial-contest", "--agent", &agent, "--agent", "random", "--games", "2"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("HuntEncoder") && message.contains("imperial-contest"), "{message}");
+
+    // Starting the same run again would overwrite it: refused.
+    let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--resume"), "{}", stderr(&output));
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_from_its_last_checkpoint() {
+    let (config, run_dir) = smoke_setup("kill", ("", ""));
+    let config = config.to_str().unwrap();
+    let mut child = binary()
+        .args(["train", config, "--quiet", "--generations", "1000"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while latest_generation(&run_dir).unwrap_or(0) < 3 {
+        assert!(started.elapsed() < Duration::from_secs(120), "three generations within two minutes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL on Unix: no chance to clean up
+    child.wait().unwrap();
+    let killed_at = latest_generation(&run_dir).unwrap();
+    let output =
+        run(&["train", config, "--quiet", "--resume", "--generations", &(killed_at + 1).to_string()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!("resuming {} at generation {killed_at}", run_dir.display())),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(latest_generation(&run_dir), Some(killed_at + 1));
+    let meta: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(run_dir.join(format!("gen-{:06}/meta.json", killed_at + 1))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(meta["counters"]["games"], 4 * (killed_at + 1), "no generation's games were counted twice");
+}
+
+#[test]
+fn bad_configs_and_mismatched_resumes_name_the_problem() {
+    let (config, _) = smoke_setup("bad", ("", ""));
+    let config = config.to_str().unwrap();
+    let (typo, _) = smoke_setup("typo", ("window_games", "window"));
+    let output = run(&["train", typo.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("window"), "{}", stderr(&output));
+
+    let output = run(&["train", "no/such/config.toml"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("no/such/config.toml"), "{}", stderr(&output));
+
+    let output = run(&["train", config, "--resume"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("nothing to resume"), "{}", stderr(&output));
+
+    // A checkpoint of one network size cannot resume as another.
+    let output = run(&["train", config, "--quiet", "--generations", "1"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = std::fs::read_to_string(config).unwrap().replace("b1c8", "b2c8");
+    std::fs::write(config, text).unwrap();
+    let output = run(&["train", config, "--resume", "--generations", "2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("b1c8") && stderr(&output).contains("b2c8"), "{}", stderr(&output));
+}
+
+#[test]
+fn every_shipped_config_reads_and_names_real_rulesets_of_one_board() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let config = rebel_zero::train::TrainConfig::load(&path).unwrap();
+        let games: Vec<_> =
+            config.run.specs.iter().map(|s| rebel_zero::game::AnyGame::from_spec(s).unwrap()).collect();
+        let family = std::mem::discriminant(&games[0]);
+        assert!(games.iter().all(|g| std::mem::discriminant(g) == family), "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 6, "smoke plus one config per family: {checked}");
+}
