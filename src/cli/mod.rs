@@ -2,6 +2,7 @@
 //! [`main`], which prints it and exits with code 2.
 
 mod arena;
+mod balance;
 mod bench;
 mod bench_search;
 mod perft;
@@ -45,6 +46,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Measure MCTS simulations/s (value-0 and rollout evaluators), single thread.
     BenchSearch(bench_search::BenchSearchArgs),
+    /// Run or resume a balance study: report.md, results.json, games.jsonl and charts.
+    Balance(balance::BalanceArgs),
 }
 
 /// Runs the command line; errors become a message on stderr and exit code 2.
@@ -59,6 +62,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => replay::run(&args),
         Command::BenchSearch(args) => bench_search::run(&args),
+        Command::Balance(args) => balance::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
