@@ -197,7 +197,11 @@ pub fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
                 Verdict::Inconclusive
             };
             let scope = if *every_skill { " at every skill" } else { "" };
-            let test = format!("{} {word} {value}{scope} (whole 95% interval)", measure_words(measure));
+            let mut words = measure_words(measure);
+            if *every_skill {
+                words = words.trim_end_matches(" at top").to_string();
+            }
+            let test = format!("{words} {word} {value}{scope} (whole 95% interval)");
             (test, texts.join("; "), gate(evidence, &[measure], verdict))
         }
         ClaimTest::Near { measure, target, margin } => {
