@@ -2,6 +2,7 @@
 //! [`main`], which prints it and exits with code 2.
 
 mod arena;
+mod balance;
 mod bench;
 mod bench_net;
 mod bench_search;
@@ -51,6 +52,8 @@ enum Command {
     BenchNet(bench_net::BenchNetArgs),
     /// Train a policy/value network by self-play, as a config file says; resumable.
     Train(train::TrainArgs),
+    /// Run or resume a balance study: report.md, results.json, games.jsonl and charts.
+    Balance(balance::BalanceArgs),
 }
 
 /// Runs the command line; errors become a message on stderr and exit code 2.
@@ -67,6 +70,7 @@ pub fn main() -> ExitCode {
         Command::BenchSearch(args) => bench_search::run(&args),
         Command::Train(args) => train::run(&args),
         Command::BenchNet(args) => bench_net::run(&args),
+        Command::Balance(args) => balance::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

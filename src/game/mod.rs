@@ -321,6 +321,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// one position have distinct indices.
     fn action_index(&self, state: &Self::State, mv: Self::Move) -> usize;
 
+    /// The pieces on the board of side 0 and side 1 (the balance lab's capture counts); `None` for a
+    /// game without pieces to count.
+    fn material(&self, _state: &Self::State) -> Option<[u32; 2]> {
+        None
+    }
+
     /// The draw cap (`max_plies`).
     fn max_plies(&self) -> u32 {
         self.facts().max_plies

@@ -10,7 +10,7 @@
 pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// A closed interval `[low, high]` around an estimate.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Interval {
     pub estimate: f64,
     pub low: f64,
@@ -51,6 +51,30 @@ pub fn difference(a: Interval, b: Interval) -> Interval {
     let low = estimate - ((a.estimate - a.low).powi(2) + (b.high - b.estimate).powi(2)).sqrt();
     let high = estimate + ((a.high - a.estimate).powi(2) + (b.estimate - b.low).powi(2)).sqrt();
     Interval { estimate, low, high }
+}
+
+/// The mean of `values` with a normal 95% interval (mean ± z·sd/√n), and the sample sd.
+pub fn mean(values: &[f64]) -> (Interval, f64) {
+    let n = values.len() as f64;
+    if values.is_empty() {
+        return (Interval { estimate: 0.0, low: f64::NEG_INFINITY, high: f64::INFINITY }, 0.0);
+    }
+    let m = values.iter().sum::<f64>() / n;
+    let sd = if values.len() > 1 {
+        (values.iter().map(|v| (v - m).powi(2)).sum::<f64>() / (n - 1.0)).sqrt()
+    } else {
+        0.0
+    };
+    let half = Z95 * sd / n.sqrt();
+    (Interval { estimate: m, low: m - half, high: m + half }, sd)
+}
+
+/// The difference `a − b` of two independent means with a normal (Welch) 95% interval, from each
+/// mean's own interval.
+pub fn mean_difference(a: Interval, b: Interval) -> Interval {
+    let estimate = a.estimate - b.estimate;
+    let half = ((a.high - a.estimate).powi(2) + (b.high - b.estimate).powi(2)).sqrt();
+    Interval { estimate, low: estimate - half, high: estimate + half }
 }
 
 #[cfg(test)]
@@ -94,5 +118,15 @@ mod tests {
         assert!(difference(strong, weak).excludes(0.0));
         assert!(!difference(score(52, 0, 100), weak).excludes(0.0));
         assert_eq!(score(0, 0, 0), Interval { estimate: 0.5, low: 0.0, high: 1.0 });
+    }
+
+    #[test]
+    fn means_have_normal_intervals() {
+        // 2, 4, 6: mean 4, sd 2, half-width 1.96 · 2 / √3 = 2.2632.
+        let (m, sd) = mean(&[2.0, 4.0, 6.0]);
+        assert_eq!((m.estimate, sd), (4.0, 2.0));
+        assert!((m.high - 6.2632).abs() < 1e-4 && (m.low - 1.7368).abs() < 1e-4);
+        let d = mean_difference(m, m);
+        assert!((d.high - 2.2632 * 2f64.sqrt()).abs() < 1e-4 && d.estimate == 0.0);
     }
 }

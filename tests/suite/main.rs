@@ -1,5 +1,6 @@
 //! One integration-test binary (ripgrep's habit): each module tests one area through the public API.
 
+mod balance;
 mod chess_rules;
 mod chess_variant_reference;
 mod cli;

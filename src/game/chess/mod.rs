@@ -152,6 +152,10 @@ impl Game for ChessGame {
                 || pos.pieces[Piece::Pawn as usize] & bit(m.from) != 0)
     }
 
+    fn material(&self, pos: &Position) -> Option<[u32; 2]> {
+        Some(pos.colours.map(|c| c.count_ones()))
+    }
+
     fn position_hash(&self, pos: &Position) -> u64 {
         zobrist::hash(pos, self.en_passant_available(pos))
     }

@@ -423,6 +423,11 @@ impl Game for HuntGame {
         m.captured != 0 || (s.to_move == REBELS && self.rules.rebels_forward_only && m.kind == NORTH as u8)
     }
 
+    /// The General, and the Rebels left.
+    fn material(&self, s: &HuntState) -> Option<[u32; 2]> {
+        Some([1, s.rebels.count_ones()])
+    }
+
     #[inline]
     fn position_hash(&self, s: &HuntState) -> u64 {
         // At most 49 points: the mask, the General's point and the side fit one word exactly.

@@ -205,6 +205,11 @@ impl Game for ImperialGame {
         m.taken != NO_SQUARE
     }
 
+    /// The Russian men with the Emperor, and the Allies.
+    fn material(&self, s: &ImperialState) -> Option<[u32; 2]> {
+        Some([s.men[0].count_ones() + 1, s.men[1].count_ones()])
+    }
+
     #[inline]
     fn position_hash(&self, s: &ImperialState) -> u64 {
         // The low 64 squares of each side in one word each; the 17 high squares of both sides, the

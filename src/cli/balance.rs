@@ -1,0 +1,71 @@
+//! `rebel-zero balance STUDY.toml [--out DIR] [--threads T]`: runs (or resumes) a balance study and
+//! writes report.md, results.json, games.jsonl and SVG charts into DIR (default `studies/<name>/`).
+
+use std::path::PathBuf;
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::lab::report::write_all;
+use crate::lab::{Progress, RunOptions, Study, run_study};
+
+#[derive(Args, Debug)]
+pub struct BalanceArgs {
+    /// The study file (configs/balance/quick.toml).
+    study: PathBuf,
+    /// Output directory; finished cells there are kept and not played again.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads (default: all cores). The games do not depend on it.
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn begin(&self, games: u64) {
+        self.0.set_length(games);
+    }
+    fn game_done(&self) {
+        self.0.inc(1);
+    }
+    fn note(&self, text: &str) {
+        self.0.set_message(text.to_string());
+    }
+}
+
+pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
+    let study = Study::load(&args.study)?;
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        anyhow::bail!("--threads must be at least 1");
+    }
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("studies").join(&study.study.name));
+    let mut command = format!("rebel-zero balance {}", args.study.display());
+    if let Some(dir) = &args.out {
+        command += &format!(" --out {}", dir.display());
+    }
+    let options = RunOptions { threads, command, file: args.study.clone() };
+    let bar = ProgressBar::new(0).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
+            .expect("a valid template"),
+    );
+    let finished = run_study(&study, &out, &options, &Bar(bar.clone()))?;
+    bar.finish_and_clear();
+    write_all(&out, &finished)?;
+    let r = &finished.results;
+    let loaded = r.cells.len() - r.played.len();
+    println!(
+        "study {}: {} cells ({} played now, {loaded} loaded from {})",
+        r.name,
+        r.cells.len(),
+        r.played.len(),
+        out.display()
+    );
+    for claim in &r.claims {
+        println!("  {:<4} {:<13} {}", claim.id, claim.verdict.as_str(), claim.measurement);
+    }
+    println!("wrote {}", out.join("report.md").display());
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! Totals of one cell: wins per side, draws by reason (repetition and cap apart), scores of each side
+//! and of the first mover with 95% Wilson intervals, game length, pieces lost per game; and the
+//! per-game means and event rates that claims read.
+
+use serde::{Deserialize, Serialize};
+
+use super::analysis::GameStats;
+use super::stats::{Interval, Z95, mean, score, wilson};
+use super::study::Filter;
+
+/// One cell's totals, as in the report's main table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellSummary {
+    pub id: String,
+    pub variant: String,
+    pub spec: String,
+    pub skill: String,
+    pub agent: String,
+    pub seed: u64,
+    pub seconds: f64,
+    pub sides: [String; 2],
+    pub games: u32,
+    pub wins: [u32; 2],
+    pub draws_repetition: u32,
+    pub draws_cap: u32,
+    /// Other draws (chess: stalemate, fifty moves, insufficient material).
+    pub draws_other: u32,
+    /// Each side's score (win 1, draw ½).
+    pub score: [Interval; 2],
+    /// The side that moves first from the start, and its score.
+    pub first: usize,
+    pub first_score: Interval,
+    pub plies_mean: f64,
+    pub plies_sd: f64,
+    /// Pieces each side lost per game.
+    pub lost_mean: [f64; 2],
+}
+
+pub fn summarize(
+    id: &str,
+    variant: &str,
+    skill: &str,
+    sides: [&str; 2],
+    seconds: f64,
+    cell: &super::schedule::Cell,
+    stats: &[GameStats],
+) -> CellSummary {
+    let games = stats.len() as u32;
+    let mut wins = [0u32; 2];
+    let (mut rep, mut cap, mut other) = (0, 0, 0);
+    for s in stats {
+        match s.winner {
+            Some(w) => wins[w] += 1,
+            None if s.reason == "repetition" => rep += 1,
+            None if s.reason == "cap" => cap += 1,
+            None => other += 1,
+        }
+    }
+    let draws = rep + cap + other;
+    let first = stats.first().map_or(0, |s| s.first);
+    let plies: Vec<f64> = stats.iter().map(|s| s.plies as f64).collect();
+    let (plies_mean, plies_sd) = mean(&plies);
+    let lost_mean = [0, 1].map(|i| stats.iter().map(|s| s.lost[i] as f64).sum::<f64>() / games.max(1) as f64);
+    CellSummary {
+        id: id.to_string(),
+        variant: variant.to_string(),
+        spec: cell.spec.clone(),
+        skill: skill.to_string(),
+        agent: cell.agent.clone(),
+        seed: cell.seed,
+        seconds,
+        sides: sides.map(str::to_string),
+        games,
+        wins,
+        draws_repetition: rep,
+        draws_cap: cap,
+        draws_other: other,
+        score: [0, 1].map(|i| score(wins[i], draws, games)),
+        first,
+        first_score: score(wins[first], draws, games),
+        plies_mean: plies_mean.estimate,
+        plies_sd,
+        lost_mean,
+    }
+}
+
+/// A per-game number by metric name (see `study::METRICS`); `None` when the game does not have it.
+pub fn metric(stats: &GameStats, name: &str, sides: [&str; 2]) -> Option<f64> {
+    let side = |s: &str| sides.iter().position(|n| *n == s);
+    match name.split_once(':') {
+        Some(("lost", s)) => Some(stats.lost[side(s)?] as f64),
+        Some(("left", s)) => Some(stats.left[side(s)?] as f64),
+        Some(("early_lost", s)) => Some(stats.early_lost[side(s)?] as f64),
+        Some(_) => None,
+        None => match name {
+            "plies" => Some(stats.plies as f64),
+            "decisive" => Some(if stats.winner.is_some() { 1.0 } else { 0.0 }),
+            feature => stats.features.get(feature).copied(),
+        },
+    }
+}
+
+/// Whether a game meets every condition of `filter`.
+pub fn matches(stats: &GameStats, filter: &Filter, sides: [&str; 2]) -> bool {
+    let side = |s: &str| sides.iter().position(|n| *n == s);
+    if let Some(w) = &filter.winner {
+        let ok = if w == "draw" {
+            stats.winner.is_none()
+        } else {
+            stats.winner.is_some() && stats.winner == side(w)
+        };
+        if !ok {
+            return false;
+        }
+    }
+    if filter.reason.as_ref().is_some_and(|r| *r != stats.reason) {
+        return false;
+    }
+    if filter.plies_at_most.is_some_and(|p| stats.plies > p) {
+        return false;
+    }
+    if let Some(s) = filter.side.as_deref().and_then(side) {
+        if filter.lost_at_least.is_some_and(|n| stats.lost[s] < n) {
+            return false;
+        }
+        if filter.left_at_most.is_some_and(|n| stats.left[s] > n) {
+            return false;
+        }
+    }
+    true
+}
+
+/// The share of games meeting `event` among those meeting `given`, with its Wilson interval, and
+/// the number of games it is taken over.
+pub fn rate(
+    stats: &[GameStats],
+    event: &Filter,
+    given: Option<&Filter>,
+    sides: [&str; 2],
+) -> (Interval, u32) {
+    let pool: Vec<&GameStats> = stats.iter().filter(|s| given.is_none_or(|g| matches(s, g, sides))).collect();
+    let hits = pool.iter().filter(|s| matches(s, event, sides)).count();
+    (wilson(hits as f64, pool.len() as f64, Z95), pool.len() as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::schedule::Cell;
+
+    pub(crate) fn game(winner: Option<usize>, reason: &str, plies: u32, lost: [u32; 2]) -> GameStats {
+        GameStats {
+            winner,
+            reason: reason.to_string(),
+            plies,
+            first: 0,
+            lost,
+            early_lost: [0, lost[1].min(1)],
+            left: [1 - lost[0], 16 - lost[1]],
+            features: Default::default(),
+        }
+    }
+
+    const SIDES: [&str; 2] = ["general", "rebels"];
+
+    /// 10 games: general wins 5, rebels 3, one repetition draw, one cap draw.
+    pub(crate) fn ten_games() -> Vec<GameStats> {
+        let mut games = Vec::new();
+        for i in 0..5 {
+            games.push(game(Some(0), "captures", 20 + 2 * i, [0, 12]));
+        }
+        for _ in 0..3 {
+            games.push(game(Some(1), "no-moves", 40, [0, 2]));
+        }
+        games.push(game(None, "repetition", 30, [0, 0]));
+        games.push(game(None, "cap", 100, [0, 1]));
+        games
+    }
+
+    #[test]
+    fn a_cell_adds_up_by_hand() {
+        let cell = Cell {
+            id: "v@s".into(),
+            variant: 0,
+            skill: 0,
+            spec: "x".into(),
+            agent: "a".into(),
+            games: 10,
+            seed: 3,
+        };
+        let s = summarize("v@s", "v", "s", SIDES, 1.0, &cell, &ten_games());
+        assert_eq!((s.wins, s.draws_repetition, s.draws_cap, s.draws_other), ([5, 3], 1, 1, 0));
+        // General: (5 + 2/2) / 10 = 0.6; Rebels: (3 + 1) / 10 = 0.4.
+        assert!((s.score[0].estimate - 0.6).abs() < 1e-12 && (s.score[1].estimate - 0.4).abs() < 1e-12);
+        // Wilson for 6 of 10: [0.3127, 0.8318].
+        assert!((s.score[0].low - 0.3127).abs() < 1e-4 && (s.score[0].high - 0.8318).abs() < 1e-4);
+        assert_eq!(s.first_score, s.score[0]);
+        // Plies 20 22 24 26 28 40 40 40 30 100: mean 37.
+        assert!((s.plies_mean - 37.0).abs() < 1e-12);
+        // Rebels lost 60 + 6 + 0 + 1 = 67 pieces in 10 games.
+        assert!((s.lost_mean[1] - 6.7).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rates_and_metrics_follow_their_filters() {
+        let games = ten_games();
+        let rebel_win = Filter { winner: Some("rebels".into()), ..Filter::default() };
+        let lost_two = Filter { side: Some("rebels".into()), lost_at_least: Some(2), ..Filter::default() };
+        // Among the 3 Rebel wins, all lost at least 2 Rebels.
+        let (r, n) = rate(&games, &lost_two, Some(&rebel_win), SIDES);
+        assert_eq!((r.estimate, n), (1.0, 3));
+        // Over all 10 games, 8 lost at least 2.
+        assert_eq!(rate(&games, &lost_two, None, SIDES).0.estimate, 0.8);
+        let draw = Filter { winner: Some("draw".into()), ..Filter::default() };
+        assert_eq!(rate(&games, &draw, None, SIDES).0.estimate, 0.2);
+        assert_eq!(metric(&games[0], "lost:rebels", SIDES), Some(12.0));
+        assert_eq!(metric(&games[8], "decisive", SIDES), Some(0.0));
+        assert_eq!(metric(&games[0], "doubled_pawns", SIDES), None);
+    }
+}

@@ -1,0 +1,96 @@
+//! The schedule: one cell per variant × skill level, in which the skill's agent plays itself with
+//! seats alternating (`run_match` puts "agent A" on side `i % 2` in game `i`). Each move order is a
+//! variant of its own (`first=` in the spec), so both orders appear whenever the study lists both.
+
+use serde::{Deserialize, Serialize};
+
+use super::study::LoadedStudy;
+use crate::agents::derive_seed;
+use crate::game::Game;
+use crate::with_game;
+
+/// One match of the study and everything that determines its games.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// `variant@skill`, also the name of its result file.
+    pub id: String,
+    pub variant: usize,
+    pub skill: usize,
+    /// The canonical ruleset spec and agent spec.
+    pub spec: String,
+    pub agent: String,
+    pub games: u32,
+    pub seed: u64,
+}
+
+/// Every cell of the study, variant by variant, weakest skill first.
+pub fn schedule(study: &LoadedStudy) -> Vec<Cell> {
+    let mut cells = Vec::new();
+    for (v, variant) in study.study.variants.iter().enumerate() {
+        let spec = with_game!(&study.games[v], |g| g.spec().to_string());
+        for (s, skill) in study.study.skills.iter().enumerate() {
+            let id = format!("{}@{}", variant.name, study.labels[s]);
+            // The seed depends on the cell's name, not its place: adding a variant changes no other cell.
+            let seed = derive_seed(study.study.seed, fnv1a(&id));
+            cells.push(Cell {
+                id,
+                variant: v,
+                skill: s,
+                spec: spec.clone(),
+                agent: study.agents[s].to_string(),
+                games: skill.games,
+                seed,
+            });
+        }
+    }
+    cells
+}
+
+/// FNV-1a, a stable 64-bit hash of a name.
+pub fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::study::Study;
+
+    #[test]
+    fn one_cell_per_variant_and_skill_with_seeds_that_follow_the_name() {
+        let text = r#"
+name = "t"
+seed = 5
+[[variants]]
+name = "g"
+spec = "sixteen-rebels"
+[[variants]]
+name = "r"
+spec = "sixteen-rebels:first=rebels"
+[[skills]]
+agent = "random"
+games = 4
+[[skills]]
+agent = "mcts:sims=8"
+games = 6
+label = "m8"
+"#;
+        let cells = schedule(&Study::from_text(text).unwrap());
+        let ids: Vec<&str> = cells.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["g@random", "g@m8", "r@random", "r@m8"]);
+        assert_eq!(cells[3].spec, "sixteen-rebels:first=rebels");
+        assert_eq!(cells[3].agent, "mcts:sims=8,c=1.5,temp=0,batch=1,rollout=decisive");
+        assert_eq!(cells[1].games, 6);
+        // Without the first variant, the second's cells keep their seeds.
+        let alone = schedule(
+            &Study::from_text(&text.replacen(
+                "name = \"g\"\nspec = \"sixteen-rebels\"\n[[variants]]\n",
+                "",
+                1,
+            ))
+            .unwrap(),
+        );
+        assert_eq!(alone[1].seed, cells[3].seed);
+        assert_ne!(cells[0].seed, cells[2].seed);
+    }
+}

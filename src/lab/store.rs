@@ -1,0 +1,91 @@
+//! Resuming: each finished cell is saved as `cells/<id>.json` in the output directory, written to a
+//! temporary file and renamed, so a stopped study leaves only whole cells behind. A rerun loads the
+//! cells whose settings still match and plays the rest; a cell stopped half-way is played again.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::analysis::GameStats;
+use super::schedule::Cell;
+use crate::agents::GameRecord;
+use crate::search::Proof;
+
+/// A finished cell: what was played (the cell itself, to check it still matches the study), the
+/// records, their stats and the seconds it took.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellResult {
+    pub cell: Cell,
+    pub seconds: f64,
+    pub records: Vec<GameRecord>,
+    pub stats: Vec<GameStats>,
+}
+
+/// The solver's attempt on one variant's start position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolverResult {
+    pub variant: String,
+    pub spec: String,
+    /// The simulation budget, and how many the search ran before it stopped.
+    pub budget: u32,
+    pub simulations: u32,
+    /// The proven winner's side name, `draw`, or `None` when not proven.
+    pub proven: Option<String>,
+    /// The proof's bound on the game's length in plies.
+    pub plies: Option<u32>,
+    pub seconds: f64,
+}
+
+impl SolverResult {
+    pub fn proof_text(proof: Proof, names: [&str; 2]) -> (Option<String>, Option<u32>) {
+        match proof {
+            Proof::Unknown => (None, None),
+            Proof::Proven { winner, plies } => {
+                (Some(winner.map_or("draw".to_string(), |s| names[s.index()].to_string())), Some(plies))
+            }
+        }
+    }
+}
+
+pub fn cells_dir(out: &Path) -> PathBuf {
+    out.join("cells")
+}
+
+pub fn cell_path(out: &Path, id: &str) -> PathBuf {
+    cells_dir(out).join(format!("{id}.json"))
+}
+
+pub fn solver_path(out: &Path, variant: &str, budget: u32) -> PathBuf {
+    cells_dir(out).join(format!("solver-{variant}-{budget}.json"))
+}
+
+/// The saved result of `cell`, if there is one made with the same settings.
+pub fn load_cell(out: &Path, cell: &Cell) -> Option<CellResult> {
+    let result: CellResult = load(&cell_path(out, &cell.id))?;
+    (result.cell == *cell && result.records.len() == cell.games as usize).then_some(result)
+}
+
+pub fn load<T: DeserializeOwned>(path: &Path) -> Option<T> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Writes `value` as JSON to `path` through a temporary file and a rename.
+pub fn save<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
+    write_atomic(path, serde_json::to_string(value)?.as_bytes())
+}
+
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,516 @@
+//! The study file: which ruleset variants to compare, the skill ladder, games per cell, the seed, the
+//! solver budget and the claims to test (TOML, every key checked: an unknown key is an error).
+//!
+//! [`Study::load`] reads and checks a file once; everything after works on checked values: every
+//! spec builds, every agent parses (`AgentSpec`, so new agent kinds such as `net:` work unchanged),
+//! and every claim names variants, skills, sides and metrics that exist.
+
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+
+use crate::agents::AgentSpec;
+use crate::game::{AnyGame, Game};
+use crate::with_game;
+
+/// A study file as written.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Study {
+    /// Names the default output directory `studies/<name>/`.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Each cell's seed derives from this seed and the cell's id.
+    pub seed: u64,
+    /// Games a cell at the top skill level needs before a claim may get a verdict from data.
+    #[serde(default = "default_min_games")]
+    pub min_games: u32,
+    /// Ruleset variants, each a named spec.
+    pub variants: Vec<Variant>,
+    /// The skill ladder, weakest first; the last rung is the top skill level.
+    pub skills: Vec<Skill>,
+    #[serde(default)]
+    pub solver: Option<SolverSettings>,
+    #[serde(default)]
+    pub claims: Vec<Claim>,
+}
+
+fn default_min_games() -> u32 {
+    400
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// A short name used in tables, charts and claims (letters, digits, `-`, `_`, `.`).
+    pub name: String,
+    /// The ruleset spec (`sixteen-rebels:first=rebels`).
+    pub spec: String,
+}
+
+/// One rung of the ladder: an agent that plays itself, and how many games per variant.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skill {
+    /// Any agent spec `AgentSpec` reads (`mcts:sims=800`, `net:path=…,sims=N`).
+    pub agent: String,
+    pub games: u32,
+    /// A short name; by default the agent spec with `:`, `=` and `,` turned into `-`.
+    #[serde(default)]
+    pub label: Option<String>,
+}
+
+/// The solver's attempt to prove the result of each listed variant's start position.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolverSettings {
+    /// MCTS-solver simulations (rollout evaluation) per variant.
+    pub simulations: u32,
+    /// Variant names; all variants when left out.
+    #[serde(default)]
+    pub variants: Option<Vec<String>>,
+}
+
+/// A claim from ../shared/CLAIMS.md and the machine-checkable test that turns it into numbers.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    pub id: String,
+    #[serde(default)]
+    pub who: String,
+    /// The claim in the source's words (or ours).
+    pub quote: String,
+    /// How the vague words become a number, fixed before looking at the data.
+    #[serde(default)]
+    pub definition: String,
+    pub test: ClaimTest,
+}
+
+/// The test of a claim. Measures read the cells of the study; see [`Measure`].
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClaimTest {
+    /// The measure's 95% interval lies at or above (`at_least`) or at or below (`at_most`) `value`;
+    /// with `every_skill`, at every rung of the ladder (the measure then names no skill).
+    Threshold {
+        measure: Measure,
+        op: Op,
+        value: f64,
+        #[serde(default)]
+        every_skill: bool,
+    },
+    /// The measure's interval lies within `target ± margin`.
+    Near {
+        measure: Measure,
+        #[serde(default = "half")]
+        target: f64,
+        margin: f64,
+    },
+    /// The difference `a − b` (Newcombe's interval for scores and rates, a normal interval for means)
+    /// goes in `direction`.
+    Compare {
+        a: Measure,
+        b: Measure,
+        direction: Direction,
+        /// For `equal` (and as "practically equal" for the others): differences within ± margin.
+        #[serde(default)]
+        margin: f64,
+    },
+    /// Every value in a's interval is closer to ½ than every value in b's (both scores or rates).
+    CloserToHalf { a: Measure, b: Measure },
+    /// The solver proves the start position of `variant` a win for `winner` (a side name, or `draw`),
+    /// within `max_plies` plies when given.
+    Solver {
+        variant: String,
+        winner: String,
+        #[serde(default)]
+        max_plies: Option<u32>,
+    },
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    AtLeast,
+    AtMost,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Greater,
+    Less,
+    Different,
+    Equal,
+}
+
+/// One number with an interval, read from one cell (variant × skill). Exactly one of `side`
+/// (that side's score), `metric` (a per-game mean) or `event` (the share of games matching a filter,
+/// among those matching `given`).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Measure {
+    pub variant: String,
+    /// A skill label, `top` (the default) or `bottom`.
+    #[serde(default)]
+    pub skill: Option<String>,
+    #[serde(default)]
+    pub side: Option<String>,
+    /// `plies`, `decisive`, `lost:SIDE`, `left:SIDE`, `early_lost:SIDE` or a ruleset feature
+    /// (chess: `doubled_pawns`, `isolated_pawns`, `same_colour_bishops`).
+    #[serde(default)]
+    pub metric: Option<String>,
+    #[serde(default)]
+    pub event: Option<Filter>,
+    #[serde(default)]
+    pub given: Option<Filter>,
+}
+
+/// A condition on one game; every field given must hold.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Filter {
+    /// A side name, or `draw`.
+    #[serde(default)]
+    pub winner: Option<String>,
+    /// An end reason (`captures`, `repetition`, `cap`, …).
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// The side `lost_at_least` and `left_at_most` count pieces of.
+    #[serde(default)]
+    pub side: Option<String>,
+    #[serde(default)]
+    pub lost_at_least: Option<u32>,
+    #[serde(default)]
+    pub left_at_most: Option<u32>,
+    #[serde(default)]
+    pub plies_at_most: Option<u32>,
+}
+
+/// Per-game metrics every ruleset has; `lost:`, `left:` and `early_lost:` take a side name.
+pub const METRICS: &[&str] = &["plies", "decisive", "lost:SIDE", "left:SIDE", "early_lost:SIDE"];
+/// Features only some rulesets record (the chess family).
+pub const FEATURES: &[&str] = &["doubled_pawns", "isolated_pawns", "same_colour_bishops"];
+
+/// A checked study: the file, its built games and parsed agents.
+#[derive(Clone, Debug)]
+pub struct LoadedStudy {
+    pub study: Study,
+    pub games: Vec<AnyGame>,
+    pub agents: Vec<AgentSpec>,
+    /// Skill labels, in ladder order.
+    pub labels: Vec<String>,
+    /// The study file's text, for the report's hash.
+    pub text: String,
+}
+
+impl LoadedStudy {
+    pub fn top_label(&self) -> &str {
+        self.labels.last().expect("a checked study has a skill")
+    }
+
+    pub fn variant_index(&self, name: &str) -> Option<usize> {
+        self.study.variants.iter().position(|v| v.name == name)
+    }
+
+    /// The skill index a measure's `skill` names.
+    pub fn skill_index(&self, skill: Option<&str>) -> Option<usize> {
+        match skill {
+            None | Some("top") => Some(self.labels.len() - 1),
+            Some("bottom") => Some(0),
+            Some(label) => self.labels.iter().position(|l| l == label),
+        }
+    }
+
+    pub fn side_names(&self, variant: usize) -> [&'static str; 2] {
+        with_game!(&self.games[variant], |g| g.side_names())
+    }
+
+    pub fn side_index(&self, variant: usize, name: &str) -> Option<usize> {
+        self.side_names(variant).iter().position(|n| *n == name)
+    }
+}
+
+impl Study {
+    /// Reads and checks a study file.
+    pub fn load(path: &Path) -> anyhow::Result<LoadedStudy> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading study file {}", path.display()))?;
+        Study::from_text(&text).with_context(|| format!("study file {}", path.display()))
+    }
+
+    /// Parses and checks a study from TOML text.
+    pub fn from_text(text: &str) -> anyhow::Result<LoadedStudy> {
+        let study: Study =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))?;
+        study.check(text)
+    }
+
+    fn check(self, text: &str) -> anyhow::Result<LoadedStudy> {
+        check_name("study name", &self.name)?;
+        if self.variants.is_empty() {
+            bail!("the study names no variants ([[variants]] name = …, spec = …)");
+        }
+        if self.skills.is_empty() {
+            bail!("the study names no skill levels ([[skills]] agent = …, games = …)");
+        }
+        let mut games = Vec::new();
+        for (i, variant) in self.variants.iter().enumerate() {
+            check_name("variant name", &variant.name)?;
+            if self.variants[..i].iter().any(|v| v.name == variant.name) {
+                bail!("variant `{}` is named twice", variant.name);
+            }
+            let game =
+                AnyGame::from_spec(&variant.spec).with_context(|| format!("variant `{}`", variant.name))?;
+            games.push(game);
+        }
+        let mut agents = Vec::new();
+        let mut labels: Vec<String> = Vec::new();
+        for skill in &self.skills {
+            let agent = AgentSpec::parse(&skill.agent).with_context(|| format!("skill `{}`", skill.agent))?;
+            if agent.is_human() {
+                bail!("skill `{}`: a human cannot play a study", skill.agent);
+            }
+            if skill.games == 0 {
+                bail!("skill `{}`: games must be at least 1", skill.agent);
+            }
+            let label = skill.label.clone().unwrap_or_else(|| default_label(&skill.agent));
+            check_name("skill label", &label)?;
+            if labels.contains(&label) || label == "top" || label == "bottom" {
+                bail!(
+                    "skill label `{label}` is used twice or reserved (top, bottom); give each skill a label"
+                );
+            }
+            labels.push(label);
+            agents.push(agent);
+        }
+        let loaded = LoadedStudy { study: self, games, agents, labels, text: text.to_string() };
+        if let Some(solver) = &loaded.study.solver {
+            if solver.simulations == 0 {
+                bail!("solver: simulations must be at least 1");
+            }
+            for name in solver.variants.iter().flatten() {
+                if loaded.variant_index(name).is_none() {
+                    bail!("solver: unknown variant `{name}`; variants: {}", variant_names(&loaded));
+                }
+            }
+        }
+        for (i, claim) in loaded.study.claims.iter().enumerate() {
+            if loaded.study.claims[..i].iter().any(|c| c.id == claim.id) {
+                bail!("claim `{}` appears twice", claim.id);
+            }
+            check_test(&loaded, &claim.test).with_context(|| format!("claim `{}`", claim.id))?;
+        }
+        Ok(loaded)
+    }
+}
+
+/// `mcts:sims=800` → `mcts-sims-800`.
+pub fn default_label(agent: &str) -> String {
+    agent.trim().chars().map(|c| if matches!(c, ':' | '=' | ',') { '-' } else { c }).collect()
+}
+
+fn check_name(what: &str, name: &str) -> anyhow::Result<()> {
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')) {
+        bail!("{what} `{name}` must be non-empty letters, digits, `-`, `_` or `.`");
+    }
+    Ok(())
+}
+
+fn variant_names(study: &LoadedStudy) -> String {
+    study.study.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+fn check_test(study: &LoadedStudy, test: &ClaimTest) -> anyhow::Result<()> {
+    match test {
+        ClaimTest::Threshold { measure, every_skill, .. } => {
+            if *every_skill && measure.skill.is_some() {
+                bail!("a threshold with every_skill reads every skill; its measure names none");
+            }
+            check_measure(study, measure)?;
+        }
+        ClaimTest::Near { measure, margin, .. } => {
+            if *margin <= 0.0 {
+                bail!("near needs a margin > 0");
+            }
+            check_measure(study, measure)?;
+        }
+        ClaimTest::Compare { a, b, direction, margin } => {
+            let (ka, kb) = (check_measure(study, a)?, check_measure(study, b)?);
+            if ka != kb {
+                bail!("compare needs two measures of one kind (two scores or rates, or two metrics)");
+            }
+            if *direction == Direction::Equal && *margin <= 0.0 {
+                bail!("compare with direction = \"equal\" needs a margin > 0");
+            }
+        }
+        ClaimTest::CloserToHalf { a, b } => {
+            for m in [a, b] {
+                if check_measure(study, m)? != MeasureKind::Proportion {
+                    bail!("closer_to_half compares scores or rates, not metrics");
+                }
+            }
+        }
+        ClaimTest::Solver { variant, winner, .. } => {
+            let v = study.variant_index(variant).ok_or_else(|| {
+                anyhow::anyhow!("unknown variant `{variant}`; variants: {}", variant_names(study))
+            })?;
+            if winner != "draw" && study.side_index(v, winner).is_none() {
+                bail!(
+                    "winner `{winner}` is not a side of `{variant}` ({}) nor `draw`",
+                    study.side_names(v).join(", ")
+                );
+            }
+            let listed =
+                study.study.solver.as_ref().map(|s| s.variants.as_ref().is_none_or(|l| l.contains(variant)));
+            if listed != Some(true) {
+                bail!("a solver test needs [solver] to include variant `{variant}`");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Proportions (scores, rates) and means are compared differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MeasureKind {
+    Proportion,
+    Mean,
+}
+
+fn check_measure(study: &LoadedStudy, m: &Measure) -> anyhow::Result<MeasureKind> {
+    let v = study.variant_index(&m.variant).ok_or_else(|| {
+        anyhow::anyhow!("unknown variant `{}`; variants: {}", m.variant, variant_names(study))
+    })?;
+    if study.skill_index(m.skill.as_deref()).is_none() {
+        bail!(
+            "unknown skill `{}`; skills: top, bottom, {}",
+            m.skill.as_deref().unwrap_or_default(),
+            study.labels.join(", ")
+        );
+    }
+    let side = |name: &str| -> anyhow::Result<()> {
+        if study.side_index(v, name).is_none() {
+            bail!("`{name}` is not a side of `{}` ({})", m.variant, study.side_names(v).join(", "));
+        }
+        Ok(())
+    };
+    let kind = match (&m.side, &m.metric, &m.event) {
+        (Some(s), None, None) => {
+            side(s)?;
+            MeasureKind::Proportion
+        }
+        (None, Some(metric), None) => {
+            match metric.split_once(':') {
+                Some(("lost" | "left" | "early_lost", s)) => side(s)?,
+                None if metric == "plies" || metric == "decisive" || FEATURES.contains(&metric.as_str()) => {}
+                _ => bail!(
+                    "unknown metric `{metric}`; metrics: {}, {}",
+                    METRICS.join(", "),
+                    FEATURES.join(", ")
+                ),
+            }
+            MeasureKind::Mean
+        }
+        (None, None, Some(event)) => {
+            check_filter(study, v, event)?;
+            MeasureKind::Proportion
+        }
+        _ => bail!("a measure names exactly one of side, metric or event (variant `{}`)", m.variant),
+    };
+    if let Some(given) = &m.given {
+        if m.event.is_none() {
+            bail!("`given` goes with `event`");
+        }
+        check_filter(study, v, given)?;
+    }
+    Ok(kind)
+}
+
+fn check_filter(study: &LoadedStudy, v: usize, f: &Filter) -> anyhow::Result<()> {
+    let names = study.side_names(v);
+    for name in [&f.winner, &f.side].into_iter().flatten() {
+        if name != "draw" && !names.contains(&name.as_str()) {
+            bail!("`{name}` is not a side of `{}` ({})", study.study.variants[v].name, names.join(", "));
+        }
+    }
+    if (f.lost_at_least.is_some() || f.left_at_most.is_some()) && f.side.is_none() {
+        bail!("lost_at_least and left_at_most need `side`");
+    }
+    if let Some(reason) = &f.reason
+        && crate::game::Reason::parse(reason).is_none()
+    {
+        let known: Vec<&str> = crate::game::Reason::ALL.iter().map(|r| r.as_str()).collect();
+        bail!("unknown reason `{reason}`; reasons: {}", known.join(", "));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = r#"
+name = "t"
+seed = 1
+[[variants]]
+name = "a"
+spec = "sixteen-rebels"
+[[skills]]
+agent = "mcts:sims=8"
+games = 2
+"#;
+
+    #[test]
+    fn a_small_study_loads_with_defaults() {
+        let study = Study::from_text(BASE).unwrap();
+        assert_eq!(study.labels, ["mcts-sims-8"]);
+        assert_eq!(study.study.min_games, 400);
+        assert_eq!(study.side_index(0, "rebels"), Some(1));
+    }
+
+    #[test]
+    fn mistakes_are_named() {
+        let cases = [
+            (format!("{BASE}colour = 1\n"), "colour"),
+            (BASE.replace("sixteen-rebels", "seventeen-rebels"), "seventeen-rebels"),
+            (BASE.replace("mcts:sims=8", "mcts:sims=0"), "sims=0"),
+            (BASE.replace("mcts:sims=8", "alphazero"), "alphazero"),
+            (
+                format!(
+                    "{BASE}[[claims]]\nid='C1'\nquote='q'\ntest={{kind='threshold',measure={{variant='b',side='rebels'}},op='at_least',value=0.5}}\n"
+                ),
+                "unknown variant `b`",
+            ),
+            (
+                format!(
+                    "{BASE}[[claims]]\nid='C1'\nquote='q'\ntest={{kind='threshold',measure={{variant='a',side='white'}},op='at_least',value=0.5}}\n"
+                ),
+                "`white` is not a side",
+            ),
+            (
+                format!(
+                    "{BASE}[[claims]]\nid='C1'\nquote='q'\ntest={{kind='threshold',measure={{variant='a',metric='speed'}},op='at_least',value=0.5}}\n"
+                ),
+                "unknown metric `speed`",
+            ),
+            (format!("{BASE}[[claims]]\nid='C1'\nquote='q'\ntest={{kind='guess'}}\n"), "guess"),
+            (
+                format!(
+                    "{BASE}[[claims]]\nid='C4'\nquote='q'\ntest={{kind='solver',variant='a',winner='rebels'}}\n"
+                ),
+                "[solver]",
+            ),
+        ];
+        for (text, needle) in cases {
+            let message = format!("{:#}", Study::from_text(&text).unwrap_err());
+            assert!(message.contains(needle), "expected `{needle}` in: {message}");
+        }
+    }
+}

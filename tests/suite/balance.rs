@@ -1,0 +1,183 @@
+//! The balance lab end to end: a tiny study through the CLI, resuming a stopped study, and bad study
+//! files giving clear errors with exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use rebel_zero::lab::report::write_all;
+use rebel_zero::lab::{RunOptions, Silent, Study, run_study};
+
+const TINY: &str = r#"
+name = "tiny"
+seed = 7
+min_games = 4
+
+[[variants]]
+name = "general-first"
+spec = "sixteen-rebels:max_plies=60"
+
+[[variants]]
+name = "rebels-first"
+spec = "sixteen-rebels:first=rebels,max_plies=60"
+
+[[variants]]
+name = "murray"
+spec = "murray-rebels"
+
+[[skills]]
+agent = "random"
+games = 6
+
+[[skills]]
+agent = "mcts:sims=16"
+games = 4
+label = "m16"
+
+[solver]
+simulations = 2000
+variants = ["murray"]
+
+[[claims]]
+id = "C3"
+who = "Winther, on Murray"
+quote = "the General always loses within a few moves"
+definition = "Rebels score at least 50%"
+test = { kind = "threshold", measure = { variant = "murray", side = "rebels" }, op = "at_least", value = 0.5 }
+
+[[claims]]
+id = "C4"
+quote = "a forced loss for the General"
+test = { kind = "solver", variant = "murray", winner = "rebels" }
+
+[[claims]]
+id = "C2"
+quote = "General first is more balanced"
+test = { kind = "closer_to_half", a = { variant = "general-first", side = "general" }, b = { variant = "rebels-first", side = "general" } }
+"#;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn balance(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .arg("balance")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn a_tiny_study_runs_end_to_end_through_the_cli() {
+    let dir = scratch("balance-tiny");
+    let file = dir.join("tiny.toml");
+    std::fs::write(&file, TINY).unwrap();
+    let out = dir.join("out");
+    let output = balance(&[file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "2"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    for name in
+        ["report.md", "results.json", "games.jsonl", "score-side0.svg", "score-side1.svg", "length.svg"]
+    {
+        assert!(out.join(name).is_file(), "missing {name}");
+    }
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    for needle in [
+        "## Claims",
+        "| C3 |",
+        "| C4 |",
+        "Wilson",
+        "RULES.md",
+        "## Solver results",
+        "murray@m16",
+        "rebels-first",
+    ] {
+        assert!(report.contains(needle), "report lacks {needle}");
+    }
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    assert_eq!(games.lines().count(), 3 * (6 + 4));
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    assert_eq!(results["cells"].as_array().unwrap().len(), 6);
+    assert_eq!(results["claims"].as_array().unwrap().len(), 3);
+    let svg = std::fs::read_to_string(out.join("score-side0.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("general-first"));
+}
+
+#[test]
+fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
+    let dir = scratch("balance-resume");
+    let study = Study::from_text(TINY).unwrap();
+    let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
+    let first = run_study(&study, &dir, &options, &Silent).unwrap();
+    write_all(&dir, &first).unwrap();
+    assert_eq!(first.results.played.len(), 6);
+    // A stop: one cell's file never got written, another was left as a half-written temporary.
+    std::fs::remove_file(dir.join("cells/rebels-first@m16.json")).unwrap();
+    std::fs::rename(dir.join("cells/murray@random.json"), dir.join("cells/murray@random.json.tmp")).unwrap();
+    let second = run_study(&study, &dir, &options, &Silent).unwrap();
+    assert_eq!(second.results.played, ["rebels-first@m16", "murray@random"]);
+    assert_eq!(
+        second.cells.iter().map(|c| &c.records).collect::<Vec<_>>(),
+        first.cells.iter().map(|c| &c.records).collect::<Vec<_>>()
+    );
+    let strip = |r: &rebel_zero::lab::StudyResults| {
+        let mut v = serde_json::to_value(r).unwrap();
+        for key in ["played", "run_seconds", "compute_seconds", "cells"] {
+            v.as_object_mut().unwrap().remove(key);
+        }
+        v
+    };
+    assert_eq!(strip(&second.results), strip(&first.results));
+    // A changed game count makes that cell stale; the others are kept.
+    let more = Study::from_text(&TINY.replace("games = 4", "games = 2")).unwrap();
+    let third = run_study(&more, &dir, &options, &Silent).unwrap();
+    assert_eq!(third.results.played, ["general-first@m16", "rebels-first@m16", "murray@m16"]);
+}
+
+#[test]
+fn bad_study_files_are_named_with_exit_code_2() {
+    let dir = scratch("balance-bad");
+    let cases = [
+        (TINY.replace("min_games = 4", "min_games = 4\ncolour = \"red\""), "colour"),
+        (TINY.replace("murray-rebels", "murry-rebels"), "murry-rebels"),
+        (TINY.replace("mcts:sims=16", "mcts:sims=lots"), "sims=lots"),
+        (TINY.replace("agent = \"random\"", "agent = \"alphazero\""), "alphazero"),
+        (TINY.replace("variant = \"murray\", winner", "variant = \"neeley\", winner"), "neeley"),
+        ("name = ".to_string(), "TOML"),
+    ];
+    for (i, (text, needle)) in cases.iter().enumerate() {
+        let file = dir.join(format!("bad{i}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let output = balance(&[file.to_str().unwrap(), "--out", dir.join("out").to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{needle}: {stderr}");
+        assert!(stderr.contains(needle) && stderr.starts_with("error:"), "expected `{needle}` in: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let output = balance(&[dir.join("missing.toml").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("missing.toml"));
+}
+
+#[test]
+fn every_shipped_study_loads_and_every_claim_is_tested_somewhere() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/balance");
+    let mut ids = Vec::new();
+    for name in ["quick", "sixteen", "twenty-six", "imperial", "chess"] {
+        let study =
+            Study::load(&dir.join(format!("{name}.toml"))).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert_eq!(study.study.name, name);
+        if name != "quick" {
+            let top = study.study.skills.last().unwrap();
+            assert!(top.games >= 400 && study.study.min_games >= 400, "{name}: top rung needs 400 games");
+        }
+        ids.extend(study.study.claims.iter().map(|c| c.id.clone()));
+    }
+    for n in 1..=16 {
+        let id = format!("C{n}");
+        assert!(ids.contains(&id), "claim {id} of CLAIMS.md is in no study");
+    }
+}
