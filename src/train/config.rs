@@ -145,7 +145,7 @@ pub struct EvaluationConfig {
     pub simulations: u32,
     /// Fixed opponents, as agent specs.
     pub baselines: Vec<String>,
-    /// Also play the generation saved before (the previous best).
+    /// Also play the generation saved just before (the network this one replaces).
     pub previous: bool,
 }
 

@@ -371,7 +371,8 @@ fn evaluate<G: NetGame>(
         opponents.push((baseline.replace([':', '=', ','], "_"), AgentSpec::parse(baseline)?));
     }
     if config.evaluation.previous {
-        let previous = run_dir.join(format!("gen-{:06}", generation.saturating_sub(config.evaluation.every)));
+        // The generation saved just before this one: always kept, since at least two are.
+        let previous = run_dir.join(format!("gen-{:06}", generation - 1));
         if previous.is_dir() {
             let spec = format!("net:path={},sims={}", previous.display(), config.evaluation.simulations);
             opponents.push(("previous".to_string(), AgentSpec::parse(&spec)?));

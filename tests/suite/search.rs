@@ -308,7 +308,7 @@ fn bad_agent_specs_and_sides_exit_with_code_2() {
     let cases: [(&[&str], &str); 4] = [
         (
             &["match", "sixteen-rebels", "--agent", "alpha", "--agent", "random"],
-            "known agents: random, mcts, human",
+            "known agents: random, mcts, net, human",
         ),
         (&["match", "sixteen-rebels", "--agent", "mcts:sim=5", "--agent", "random"], "sims, c, temp, batch"),
         (&["match", "sixteen-rebels", "--agent", "human", "--agent", "random", "--games", "2"], "play"),
@@ -346,5 +346,25 @@ fn search_finds_and_proves_a_win_in_one_in_every_family() {
             let chosen = mcts.choose_move(0.0, &mut rng).unwrap();
             assert_eq!(g.format_move(&start, chosen), expected, "{spec}");
         });
+    }
+}
+
+#[test]
+fn a_net_agent_without_a_readable_checkpoint_is_a_clear_error() {
+    let cases: [(&[&str], &str); 3] = [
+        (&["match", "sixteen-rebels", "--agent", "net:sims=5", "--agent", "random"], "needs `path=`"),
+        (
+            &["match", "sixteen-rebels", "--agent", "net:path=no/such/run", "--agent", "random"],
+            "no checkpoint at no/such/run",
+        ),
+        (
+            &["match", "sixteen-rebels", "--agent", "net:path=x,rollout=uniform", "--agent", "random"],
+            "path, sims, c, temp, batch",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, _, stderr) = rebel_zero(args, "");
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
