@@ -227,7 +227,33 @@ struct SearchOptions<'a> {
     batch: &'a mut usize,
 }
 
-impl SearchOptions<'_> {
+impl<'a> SearchOptions<'a> {
+    fn new(
+        agent: &'static str,
+        allowed: &'static str,
+        simulations: &'a mut u32,
+        c_puct: &'a mut f32,
+        temperature: &'a mut f32,
+        batch: &'a mut usize,
+    ) -> SearchOptions<'a> {
+        SearchOptions { agent, allowed, simulations, c_puct, temperature, batch }
+    }
+
+    /// Reads every pair: a search option, else a key `extra` takes (returning `Ok(true)`), else an
+    /// unknown key.
+    fn read_all(
+        mut self,
+        pairs: &[(&str, &str)],
+        mut extra: impl FnMut(&str, &str) -> Result<bool, AgentError>,
+    ) -> Result<(), AgentError> {
+        for &(key, value) in pairs {
+            if !self.read(key, value)? && !extra(key, value)? {
+                return Err(self.unknown(key));
+            }
+        }
+        Ok(())
+    }
+
     /// Reads one `key=value`; `Ok(false)` when the key is not a search option.
     fn read(&mut self, key: &str, value: &str) -> Result<bool, AgentError> {
         let bad = |expected: &str| AgentError::BadValue {
@@ -268,36 +294,33 @@ impl SearchOptions<'_> {
 fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSettings, AgentError> {
     let mut settings = MctsSettings::default();
     let mut rollout = settings.rollout;
-    let mut options = SearchOptions {
-        agent: "mcts",
-        allowed: MCTS_KEYS,
-        simulations: &mut settings.simulations,
-        c_puct: &mut settings.c_puct,
-        temperature: &mut settings.temperature,
-        batch: &mut settings.batch,
-    };
-    for &(key, value) in pairs {
-        if options.read(key, value)? {
-            continue;
-        }
-        match key {
-            "rollout" => {
-                rollout = match value {
-                    "decisive" => RolloutPolicy::Decisive,
-                    "uniform" => RolloutPolicy::Uniform,
-                    _ => {
-                        return Err(AgentError::BadValue {
-                            agent: "mcts".to_string(),
-                            key: key.to_string(),
-                            value: value.to_string(),
-                            expected: "decisive or uniform".to_string(),
-                        });
-                    }
+    let s = &mut settings;
+    let options = SearchOptions::new(
+        "mcts",
+        MCTS_KEYS,
+        &mut s.simulations,
+        &mut s.c_puct,
+        &mut s.temperature,
+        &mut s.batch,
+    );
+    options.read_all(pairs, |key, value| match key {
+        "rollout" => {
+            rollout = match value {
+                "decisive" => RolloutPolicy::Decisive,
+                "uniform" => RolloutPolicy::Uniform,
+                _ => {
+                    return Err(AgentError::BadValue {
+                        agent: "mcts".to_string(),
+                        key: key.to_string(),
+                        value: value.to_string(),
+                        expected: "decisive or uniform".to_string(),
+                    });
                 }
-            }
-            _ => return Err(options.unknown(key)),
+            };
+            Ok(true)
         }
-    }
+        _ => Ok(false),
+    })?;
     settings.rollout = rollout;
     Ok(settings)
 }
@@ -311,23 +334,22 @@ fn parse_net(pairs: &[(&str, &str)]) -> Result<NetSettings, AgentError> {
         batch: 8,
     };
     let mut path = None;
-    let mut options = SearchOptions {
-        agent: "net",
-        allowed: NET_KEYS,
-        simulations: &mut settings.simulations,
-        c_puct: &mut settings.c_puct,
-        temperature: &mut settings.temperature,
-        batch: &mut settings.batch,
-    };
-    for &(key, value) in pairs {
-        if options.read(key, value)? {
-            continue;
+    let s = &mut settings;
+    let options = SearchOptions::new(
+        "net",
+        NET_KEYS,
+        &mut s.simulations,
+        &mut s.c_puct,
+        &mut s.temperature,
+        &mut s.batch,
+    );
+    options.read_all(pairs, |key, value| match key {
+        "path" => {
+            path = Some(value.to_string());
+            Ok(true)
         }
-        match key {
-            "path" => path = Some(value.to_string()),
-            _ => return Err(options.unknown(key)),
-        }
-    }
+        _ => Ok(false),
+    })?;
     settings.path = path.ok_or(AgentError::NetWithoutPath)?;
     Ok(settings)
 }

@@ -50,8 +50,7 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
     let per_position = shape.planes * width * height;
     let flops = 2.0 * shape.multiply_adds() as f64;
     println!(
-        "{} network {} for {}: {} planes on {}×{}, {} actions, {:.2} MFLOP per position",
-        "burn flex",
+        "burn flex network {} for {}: {} planes on {}×{}, {} actions, {:.2} MFLOP per position",
         shape.tower,
         args.spec,
         shape.planes,
