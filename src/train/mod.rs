@@ -159,31 +159,39 @@ fn train_family<G: NetGame>(
         let cpu_before = process_cpu_seconds();
         let generation = counters.generation + 1;
 
-        // Self-play.
+        // Self-play on the worker threads while the learner trains on the main thread, on the games
+        // already in the window: this generation's games train the next one (one generation of delay,
+        // as in KataGo's asynchronous loop), so neither phase leaves a core idle while the other runs.
         let net = learner.inference_net();
-        let played = self_play(config, &games, &net, counters.games, show_progress);
+        let steps = ((replay.recent_positions(config.selfplay.games_per_generation) as f64
+            * config.optimizer.reuse)
+            / config.optimizer.batch_size as f64)
+            .ceil() as u64;
+        let actions = games[0].facts().action_count;
+        let mut losses = Vec::with_capacity(steps as usize);
+        let (mut selfplay_seconds, mut train_seconds) = (0.0, 0.0);
+        let played = std::thread::scope(|scope| {
+            let selfplay = scope.spawn(|| {
+                let started = Instant::now();
+                let played = self_play(config, &games, &net, counters.games, show_progress);
+                (played, started.elapsed().as_secs_f64())
+            });
+            let train_started = Instant::now();
+            for _ in 0..steps {
+                replay.sample(config.optimizer.batch_size, actions, mirror.as_ref(), &mut rng, &mut batch);
+                losses.push(learner.step(&batch));
+            }
+            train_seconds = train_started.elapsed().as_secs_f64();
+            let (played, seconds) = selfplay.join().expect("self-play does not panic");
+            selfplay_seconds = seconds;
+            played
+        });
         let played_games = played.len() as u64;
         let stats = SelfPlayStats::of(&played, &games[0]);
         let new_positions: usize = played.iter().map(|g| g.positions.len()).sum();
         for game in played {
             replay.push(game.saved, game.positions);
         }
-        let selfplay_seconds = generation_started.elapsed().as_secs_f64();
-
-        // Training.
-        let steps = ((new_positions as f64 * config.optimizer.reuse) / config.optimizer.batch_size as f64)
-            .ceil() as u64;
-        let train_started = Instant::now();
-        let bar = progress(show_progress, steps, "training");
-        let actions = games[0].facts().action_count;
-        let mut losses = Vec::with_capacity(steps as usize);
-        for _ in 0..steps {
-            replay.sample(config.optimizer.batch_size, actions, mirror.as_ref(), &mut rng, &mut batch);
-            losses.push(learner.step(&batch));
-            bar.inc(1);
-        }
-        bar.finish_and_clear();
-        let train_seconds = train_started.elapsed().as_secs_f64();
 
         counters.generation = generation;
         counters.games += played_games;
@@ -307,12 +315,12 @@ fn self_play<G: NetGame>(
     let bar = progress(show_progress, count as u64, "self-play");
     let finished: Mutex<Vec<FinishedGame>> = Mutex::new(Vec::with_capacity(count));
     // Plain threads, not rayon tasks: burn's CPU backend runs its own work on rayon's pool.
+    let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for worker in 0..workers {
-            let jobs: Vec<GameJob> = jobs.iter().copied().skip(worker).step_by(workers).collect();
-            let (bar, finished) = (&bar, &finished);
+        for _ in 0..workers {
+            let (bar, finished, jobs, next) = (&bar, &finished, &jobs, &next);
             scope.spawn(move || {
-                selfplay::play_games(games, net, &config.selfplay, &jobs, &mut |game| {
+                selfplay::play_games(games, net, &config.selfplay, jobs, next, &mut |game| {
                     bar.inc(1);
                     finished.lock().expect("no self-play worker panics holding the lock").push(game);
                 });

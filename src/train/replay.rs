@@ -140,6 +140,11 @@ impl ReplayBuffer {
         self.positions
     }
 
+    /// The positions of the newest `games` games.
+    pub fn recent_positions(&self, games: usize) -> usize {
+        self.games.iter().rev().take(games).map(|(_, p)| p.len()).sum()
+    }
+
     /// The saved games, oldest first: one JSON object per line.
     pub fn to_jsonl(&self) -> Vec<u8> {
         let mut out = Vec::new();

@@ -3,6 +3,8 @@
 //! randomisation: a share of moves gets a full search and becomes a training sample, the rest a fast
 //! search that only moves the game on.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use burn::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -48,13 +50,15 @@ struct Slot<G: NetGame> {
     positions: Vec<Position>,
 }
 
-/// Plays `jobs` on one thread, `config.concurrent_games` at a time, calling `on_finished` as each game
-/// ends. `games[spec]` is the game of each spec.
+/// Plays games on one thread, `config.concurrent_games` at a time, calling `on_finished` as each game
+/// ends. Workers share `jobs` through `next` (the index of the next job to take), so none runs out of
+/// games while another still has a queue. `games[spec]` is the game of each spec.
 pub fn play_games<G: NetGame>(
     games: &[G],
     net: &PolicyValueNet,
     config: &SelfPlayConfig,
     jobs: &[GameJob],
+    next: &AtomicUsize,
     on_finished: &mut dyn FnMut(FinishedGame),
 ) {
     let device = Device::flex();
@@ -63,7 +67,7 @@ pub fn play_games<G: NetGame>(
     let shape = [encoder.planes(), height, width];
     let input_len = encoder.input_len();
     let actions = games[0].facts().action_count;
-    let mut queue = jobs.iter().copied();
+    let mut queue = std::iter::from_fn(|| jobs.get(next.fetch_add(1, Ordering::Relaxed)).copied());
     let mut slots: Vec<Slot<G>> = Vec::with_capacity(config.concurrent_games);
     let mut input: Vec<f32> = Vec::new();
     let mut evaluations = Evaluations::default();
