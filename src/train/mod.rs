@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -177,10 +177,13 @@ fn train_family<G: NetGame>(
                 (played, started.elapsed().as_secs_f64())
             });
             let train_started = Instant::now();
+            let bar = progress(show_progress, steps, "training");
             for _ in 0..steps {
                 replay.sample(config.optimizer.batch_size, actions, mirror.as_ref(), &mut rng, &mut batch);
                 losses.push(learner.step(&batch));
+                bar.inc(1);
             }
+            bar.finish_and_clear();
             train_seconds = train_started.elapsed().as_secs_f64();
             let (played, seconds) = selfplay.join().expect("self-play does not panic");
             selfplay_seconds = seconds;
@@ -278,11 +281,13 @@ fn finished(config: &TrainConfig, counters: &Counters) -> bool {
         || (config.run.minutes > 0.0 && counters.seconds >= config.run.minutes * 60.0)
 }
 
+/// A progress bar drawn below the others that are live (self-play and training run at once).
 fn progress(show: bool, length: u64, what: &'static str) -> ProgressBar {
+    static BARS: std::sync::LazyLock<MultiProgress> = std::sync::LazyLock::new(MultiProgress::new);
     if !show {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(length);
+    let bar = BARS.add(ProgressBar::new(length));
     bar.set_style(
         ProgressStyle::with_template("{prefix:>9} [{bar:30}] {pos}/{len} {per_sec} eta {eta}")
             .expect("a valid template")
