@@ -67,7 +67,8 @@ impl<G: NetGame> Evaluator<G> for NetEvaluator<G> {
         }
         let (width, height) = self.encoder.grid();
         let shape = [self.encoder.planes(), height, width];
-        let inference = infer(&self.net, &self.device, self.input.clone(), positions, shape);
+        // burn takes the buffer; the next call allocates a fresh one.
+        let inference = infer(&self.net, &self.device, std::mem::take(&mut self.input), positions, shape);
         write_evaluations(game, leaves, &inference.policy, &inference.wdl, self.actions, out);
     }
 }

@@ -27,7 +27,7 @@ use replay::{Batch, MirrorMap, ReplayBuffer};
 use selfplay::{FinishedGame, GameJob};
 
 use crate::agents::{AgentSpec, MatchSettings, derive_seed, run_match};
-use crate::game::{AnyGame, Game, Side};
+use crate::game::{AnyGame, Side};
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::{NetGame, PolicyValueNet};
 
@@ -190,7 +190,7 @@ fn train_family<G: NetGame>(
             played
         });
         let played_games = played.len() as u64;
-        let stats = SelfPlayStats::of(&played, &games[0]);
+        let stats = SelfPlayStats::of(&played);
         let new_positions: usize = played.iter().map(|g| g.positions.len()).sum();
         for game in played {
             replay.push(game.saved, game.positions);
@@ -346,7 +346,7 @@ struct SelfPlayStats {
 }
 
 impl SelfPlayStats {
-    fn of<G: Game>(played: &[FinishedGame], _game: &G) -> SelfPlayStats {
+    fn of(played: &[FinishedGame]) -> SelfPlayStats {
         let n = played.len().max(1) as f64;
         let wins = Side::BOTH
             .map(|s| played.iter().filter(|g| g.saved.winner == Some(s.index() as u8)).count() as f64 / n);

@@ -12,7 +12,7 @@ use rand_pcg::Pcg64Mcg;
 use super::config::SelfPlayConfig;
 use super::replay::{Position, SavedGame, Target, wdl_target};
 use crate::agents::derive_seed;
-use crate::game::Playthrough;
+use crate::game::{Playthrough, Side};
 use crate::nn::evaluator::{infer, write_evaluations};
 use crate::nn::{Encoder, NetGame, PolicyValueNet};
 use crate::search::{DirichletNoise, Evaluations, Mcts, SearchConfig};
@@ -48,6 +48,8 @@ struct Slot<G: NetGame> {
     leaves: std::ops::Range<usize>,
     targets: Vec<Target>,
     positions: Vec<Position>,
+    /// The player to move at each recorded position, to label it with the result at the end.
+    movers: Vec<Side>,
 }
 
 /// Plays games on one thread, `config.concurrent_games` at a time, calling `on_finished` as each game
@@ -151,6 +153,7 @@ fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot
         leaves: 0..0,
         targets: Vec::new(),
         positions: Vec::new(),
+        movers: Vec::new(),
     };
     start_move(config, &mut slot);
     slot
@@ -175,6 +178,7 @@ fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConf
         encoder.encode(game, &state, slot.line.plies(), &mut planes);
         slot.targets.push(Target { ply: slot.line.plies(), policy: policy.clone() });
         slot.positions.push(Position { planes, policy, wdl: [0.0; 3] });
+        slot.movers.push(game.to_move(&state));
     }
     slot.line.play(chosen);
 }
@@ -200,17 +204,8 @@ fn policy_target<G: NetGame>(
 /// The game's record, its samples labelled with the result.
 fn finish_game<G: NetGame>(mut slot: Slot<G>) -> FinishedGame {
     let outcome = slot.line.outcome().expect("a finished game");
-    let game = slot.line.game().clone();
-    // Re-walk the game to label each sample with the result for its player to move.
-    let mut replay = Playthrough::new(game.clone());
-    let mut positions = slot.positions.iter_mut();
-    let mut targets = slot.targets.iter().peekable();
-    for &mv in slot.line.moves() {
-        if targets.next_if(|t| t.ply == replay.plies()).is_some() {
-            let position = positions.next().expect("one position per target");
-            position.wdl = wdl_target(outcome.winner, game.to_move(replay.state()));
-        }
-        replay.play(mv);
+    for (position, &mover) in slot.positions.iter_mut().zip(&slot.movers) {
+        position.wdl = wdl_target(outcome.winner, mover);
     }
     let saved = SavedGame {
         spec: slot.job.spec,
