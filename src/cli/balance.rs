@@ -11,7 +11,8 @@ use crate::lab::{Progress, RunOptions, Study, run_study};
 
 #[derive(Args, Debug)]
 pub struct BalanceArgs {
-    /// The study file (configs/balance/quick.toml).
+    /// The study file; by default the quick study of the sixteen-rebels family.
+    #[arg(default_value = "configs/balance/quick.toml")]
     study: PathBuf,
     /// Output directory; finished cells there are kept and not played again.
     #[arg(long)]

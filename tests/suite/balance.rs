@@ -160,6 +160,12 @@ fn bad_study_files_are_named_with_exit_code_2() {
     let output = balance(&[dir.join("missing.toml").to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("missing.toml"));
+    // With no study named, the quick study is read from the working directory; away from the
+    // repository the message names the file it looked for.
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_rebel-zero")).arg("balance").current_dir(&dir).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("configs/balance/quick.toml"));
 }
 
 #[test]

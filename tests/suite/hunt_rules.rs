@@ -111,6 +111,11 @@ fn custodial_rebels_take_a_flanked_general_only_when_enabled() {
     assert_eq!(result_after("sixteen-rebels", position, "b4-c4"), None);
     // A Rebel arriving beside the General without one beyond him takes nothing.
     assert_eq!(result_after("murray-rebels", "G:c3;R:b4,a1,e1,e5,a5;r", "b4-c4"), None);
+    // The taken General no longer counts as material (the balance lab's captures per game).
+    let g = game("murray-rebels");
+    let s = at(&g, position);
+    assert_eq!(g.material(&s), Some([1, 5]));
+    assert_eq!(g.material(&after(&g, &s, "b4-c4")), Some([0, 5]));
 }
 
 #[test]

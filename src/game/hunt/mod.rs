@@ -423,9 +423,10 @@ impl Game for HuntGame {
         m.captured != 0 || (s.to_move == REBELS && self.rules.rebels_forward_only && m.kind == NORTH as u8)
     }
 
-    /// The General, and the Rebels left.
+    /// The General (gone once Murray's custodial capture has taken him), and the Rebels left.
     fn material(&self, s: &HuntState) -> Option<[u32; 2]> {
-        Some([1, s.rebels.count_ones()])
+        let general_taken = s.result.is_some_and(|r| r.reason == Reason::Custodial);
+        Some([u32::from(!general_taken), s.rebels.count_ones()])
     }
 
     #[inline]

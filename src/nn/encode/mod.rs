@@ -10,6 +10,8 @@ pub mod imperial;
 
 use std::fmt::Debug;
 
+use ndarray::{ArrayViewMut3, Axis};
+
 use crate::game::Game;
 
 /// One input layout, shared by every ruleset whose positions it can encode.
@@ -49,30 +51,29 @@ pub trait Encoder: Clone + Debug + PartialEq + Send + Sync + 'static {
     );
 }
 
-/// Writes into a zeroed plane stack `[planes, height, width]`.
+/// Writes into a zeroed plane stack `[planes, height, width]`, viewed in place as an ndarray.
 struct PlaneWriter<'a> {
-    out: &'a mut [f32],
-    width: usize,
-    plane_len: usize,
+    planes: ArrayViewMut3<'a, f32>,
 }
 
 impl<'a> PlaneWriter<'a> {
     /// Zeroes `out`, which must hold exactly `planes` planes of the grid.
     fn new(out: &'a mut [f32], planes: usize, (width, height): (usize, usize)) -> PlaneWriter<'a> {
-        assert_eq!(out.len(), planes * height * width, "the output holds one {planes}-plane stack");
         out.fill(0.0);
-        PlaneWriter { out, width, plane_len: width * height }
+        let planes = ArrayViewMut3::from_shape((planes, height, width), out)
+            .unwrap_or_else(|_| panic!("the output holds one {planes}-plane stack of {width}×{height}"));
+        PlaneWriter { planes }
     }
 
     #[inline]
     fn set(&mut self, plane: usize, (column, row): (usize, usize), value: f32) {
-        self.out[plane * self.plane_len + row * self.width + column] = value;
+        self.planes[[plane, row, column]] = value;
     }
 
     /// A plane that holds one value in every cell (side to move, progress, rule switches).
     #[inline]
     fn fill(&mut self, plane: usize, value: f32) {
-        self.out[plane * self.plane_len..(plane + 1) * self.plane_len].fill(value);
+        self.planes.index_axis_mut(Axis(0), plane).fill(value);
     }
 }
 
