@@ -4,24 +4,28 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use super::spec::SearchSettings;
 use super::{Agent, derive_seed};
 use crate::game::{Game, Playthrough};
-use crate::search::{Evaluator, Mcts, Proof, SearchConfig, SearchReport};
+use crate::search::{Evaluator, Mcts, Proof, SearchReport};
 
 pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     search: Mcts<G>,
     evaluator: E,
     temperature: f32,
+    /// Plies at the start of a game chosen at temperature 1.
+    opening: u32,
     rng: Pcg64Mcg,
     last: Option<SearchReport>,
 }
 
 impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
-    pub fn new(game: G, config: SearchConfig, evaluator: E, temperature: f32, seed: u64) -> MctsAgent<G, E> {
+    pub fn new(game: G, settings: &SearchSettings, evaluator: E, seed: u64) -> MctsAgent<G, E> {
         MctsAgent {
-            search: Mcts::new(game, config),
+            search: Mcts::new(game, settings.config()),
             evaluator,
-            temperature,
+            temperature: settings.temperature,
+            opening: settings.opening,
             rng: Pcg64Mcg::seed_from_u64(derive_seed(seed, 2)),
             last: None,
         }
@@ -33,7 +37,9 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
         self.search.set_position(line.start(), line.moves());
         let report = self.search.run(&mut self.evaluator, &mut self.rng);
         self.last = Some(report);
-        self.search.choose_move(self.temperature, &mut self.rng).expect("a game not over has a move")
+        let in_opening = line.plies() < self.opening;
+        let temperature = if in_opening { 1.0 } else { self.temperature };
+        self.search.choose_move(temperature, &mut self.rng).expect("a game not over has a move")
     }
 
     fn last_note(&self) -> Option<String> {

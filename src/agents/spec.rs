@@ -22,19 +22,21 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
     ("random", "uniformly random legal moves"),
     (
         "mcts",
-        "rollout MCTS; keys sims=N (default 800), c=PUCT constant (1.5), temp=T (0), batch=B (1), \
+        "rollout MCTS; keys sims=N (default 800), c=PUCT constant (1.5), temp=T (0), open=P (0: the \
+         first P plies of a game are drawn in proportion to visits), batch=B (1), \
          rollout=decisive|uniform (decisive: take a win in one when there is one)",
     ),
     (
         "net",
         "network-guided MCTS; keys path=CHECKPOINT (required: a run folder such as \
-         checkpoints/sixteen-rebels, or one generation folder), sims=N (200), c (1.5), temp (0), batch (8)",
+         checkpoints/sixteen-rebels, or one generation folder), sims=N (200), c (1.5), temp (0), open (0), \
+         batch (8)",
     ),
     ("human", "moves typed at the terminal (rebel-zero play only)"),
 ];
 
-const MCTS_KEYS: &str = "sims, c, temp, batch, rollout";
-const NET_KEYS: &str = "path, sims, c, temp, batch";
+const MCTS_KEYS: &str = "sims, c, temp, open, batch, rollout";
+const NET_KEYS: &str = "path, sims, c, temp, open, batch";
 
 /// A checked agent spec.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,25 +47,65 @@ pub enum AgentSpec {
     Human,
 }
 
+/// The search settings `mcts` and `net` share.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchSettings {
+    pub simulations: u32,
+    pub c_puct: f32,
+    /// Temperature of the move choice after the opening (0: the most visited move).
+    pub temperature: f32,
+    /// The first `opening` plies of a game are drawn in proportion to visit counts (temperature 1),
+    /// as AlphaZero's self-play does, so that an agent without randomness of its own (a network at
+    /// `temp=0`) still plays varied games against itself.
+    pub opening: u32,
+    pub batch: usize,
+}
+
+impl SearchSettings {
+    fn with_simulations_and_batch(simulations: u32, batch: usize) -> SearchSettings {
+        SearchSettings {
+            simulations,
+            c_puct: SearchConfig::default().c_puct,
+            temperature: 0.0,
+            opening: 0,
+            batch,
+        }
+    }
+
+    pub(crate) fn config(&self) -> SearchConfig {
+        SearchConfig {
+            simulations: self.simulations,
+            c_puct: self.c_puct,
+            batch: self.batch,
+            ..SearchConfig::default()
+        }
+    }
+}
+
+/// `sims=…,c=…,temp=…[,open=…],batch=…`: `open` is written only when set, so the canonical text of
+/// every spec from before the option existed (recorded in study cells) is unchanged.
+impl fmt::Display for SearchSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sims={},c={},temp={}", self.simulations, self.c_puct, self.temperature)?;
+        if self.opening > 0 {
+            write!(f, ",open={}", self.opening)?;
+        }
+        write!(f, ",batch={}", self.batch)
+    }
+}
+
 /// The network agent's settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetSettings {
     /// A checkpoint: a run folder (its latest generation) or a generation folder.
     pub path: String,
-    pub simulations: u32,
-    pub c_puct: f32,
-    pub temperature: f32,
-    pub batch: usize,
+    pub search: SearchSettings,
 }
 
 /// The rollout MCTS agent's settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsSettings {
-    pub simulations: u32,
-    pub c_puct: f32,
-    /// Temperature of the final move choice (0: the most visited move).
-    pub temperature: f32,
-    pub batch: usize,
+    pub search: SearchSettings,
     pub rollout: RolloutPolicy,
 }
 
@@ -71,10 +113,7 @@ impl Default for MctsSettings {
     fn default() -> MctsSettings {
         let search = SearchConfig::default();
         MctsSettings {
-            simulations: search.simulations,
-            c_puct: search.c_puct,
-            temperature: 0.0,
-            batch: search.batch,
+            search: SearchSettings::with_simulations_and_batch(search.simulations, search.batch),
             rollout: RolloutPolicy::Decisive,
         }
     }
@@ -143,14 +182,8 @@ impl AgentSpec {
         match self {
             AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
             AgentSpec::Mcts(settings) => {
-                let config = SearchConfig {
-                    simulations: settings.simulations,
-                    c_puct: settings.c_puct,
-                    batch: settings.batch,
-                    ..SearchConfig::default()
-                };
                 let evaluator = RolloutEvaluator::new(settings.rollout, derive_seed(seed, 1));
-                Ok(Box::new(MctsAgent::new(game.clone(), config, evaluator, settings.temperature, seed)))
+                Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
             AgentSpec::Net(settings) => {
                 let device = Device::flex();
@@ -158,14 +191,8 @@ impl AgentSpec {
                     checkpoint::load_for_game(Path::new(&settings.path), game, &device).map_err(|e| {
                         AgentError::Checkpoint { agent: self.to_string(), problem: e.to_string() }
                     })?;
-                let config = SearchConfig {
-                    simulations: settings.simulations,
-                    c_puct: settings.c_puct,
-                    batch: settings.batch,
-                    ..SearchConfig::default()
-                };
                 let evaluator = NetEvaluator::new(game, net, device);
-                Ok(Box::new(MctsAgent::new(game.clone(), config, evaluator, settings.temperature, seed)))
+                Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
             AgentSpec::Human => Err(AgentError::HumanNotHere),
         }
@@ -179,24 +206,13 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Random => write!(f, "random"),
             AgentSpec::Human => write!(f, "human"),
             AgentSpec::Mcts(s) => {
-                write!(
-                    f,
-                    "mcts:sims={},c={},temp={},batch={},rollout={}",
-                    s.simulations,
-                    s.c_puct,
-                    s.temperature,
-                    s.batch,
-                    match s.rollout {
-                        RolloutPolicy::Decisive => "decisive",
-                        RolloutPolicy::Uniform => "uniform",
-                    }
-                )
+                let rollout = match s.rollout {
+                    RolloutPolicy::Decisive => "decisive",
+                    RolloutPolicy::Uniform => "uniform",
+                };
+                write!(f, "mcts:{},rollout={rollout}", s.search)
             }
-            AgentSpec::Net(s) => write!(
-                f,
-                "net:path={},sims={},c={},temp={},batch={}",
-                s.path, s.simulations, s.c_puct, s.temperature, s.batch
-            ),
+            AgentSpec::Net(s) => write!(f, "net:path={},{}", s.path, s.search),
         }
     }
 }
@@ -217,28 +233,14 @@ fn split_options<'a>(agent: &str, options: &'a str) -> Result<Vec<(&'a str, &'a 
     Ok(pairs)
 }
 
-/// The search options `mcts` and `net` share, at their defaults for one agent.
+/// Reads the search options `mcts` and `net` share into `settings`.
 struct SearchOptions<'a> {
     agent: &'static str,
     allowed: &'static str,
-    simulations: &'a mut u32,
-    c_puct: &'a mut f32,
-    temperature: &'a mut f32,
-    batch: &'a mut usize,
+    settings: &'a mut SearchSettings,
 }
 
-impl<'a> SearchOptions<'a> {
-    fn new(
-        agent: &'static str,
-        allowed: &'static str,
-        simulations: &'a mut u32,
-        c_puct: &'a mut f32,
-        temperature: &'a mut f32,
-        batch: &'a mut usize,
-    ) -> SearchOptions<'a> {
-        SearchOptions { agent, allowed, simulations, c_puct, temperature, batch }
-    }
-
+impl SearchOptions<'_> {
     /// Reads every pair: a search option, else a key `extra` takes (returning `Ok(true)`), else an
     /// unknown key.
     fn read_all(
@@ -248,7 +250,11 @@ impl<'a> SearchOptions<'a> {
     ) -> Result<(), AgentError> {
         for &(key, value) in pairs {
             if !self.read(key, value)? && !extra(key, value)? {
-                return Err(self.unknown(key));
+                return Err(AgentError::UnknownKey {
+                    agent: self.agent.to_string(),
+                    key: key.to_string(),
+                    allowed: self.allowed.to_string(),
+                });
             }
         }
         Ok(())
@@ -263,46 +269,31 @@ impl<'a> SearchOptions<'a> {
             expected: expected.to_string(),
         };
         let non_negative = || value.parse().ok().filter(|x: &f32| x.is_finite() && *x >= 0.0);
+        let s = &mut *self.settings;
         match key {
             "sims" => {
-                *self.simulations =
-                    value.parse().ok().filter(|&n| n >= 1).ok_or_else(|| bad("an integer ≥ 1"))?
+                s.simulations = value.parse().ok().filter(|&n| n >= 1).ok_or_else(|| bad("an integer ≥ 1"))?
             }
             "batch" => {
-                *self.batch = value
+                s.batch = value
                     .parse()
                     .ok()
                     .filter(|&n| (1..=4096).contains(&n))
                     .ok_or_else(|| bad("an integer 1..4096"))?
             }
-            "c" => *self.c_puct = non_negative().ok_or_else(|| bad("a number ≥ 0"))?,
-            "temp" => *self.temperature = non_negative().ok_or_else(|| bad("a number ≥ 0"))?,
+            "c" => s.c_puct = non_negative().ok_or_else(|| bad("a number ≥ 0"))?,
+            "temp" => s.temperature = non_negative().ok_or_else(|| bad("a number ≥ 0"))?,
+            "open" => s.opening = value.parse().map_err(|_| bad("a number of plies ≥ 0"))?,
             _ => return Ok(false),
         }
         Ok(true)
-    }
-
-    fn unknown(&self, key: &str) -> AgentError {
-        AgentError::UnknownKey {
-            agent: self.agent.to_string(),
-            key: key.to_string(),
-            allowed: self.allowed.to_string(),
-        }
     }
 }
 
 fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSettings, AgentError> {
     let mut settings = MctsSettings::default();
     let mut rollout = settings.rollout;
-    let s = &mut settings;
-    let options = SearchOptions::new(
-        "mcts",
-        MCTS_KEYS,
-        &mut s.simulations,
-        &mut s.c_puct,
-        &mut s.temperature,
-        &mut s.batch,
-    );
+    let options = SearchOptions { agent: "mcts", allowed: MCTS_KEYS, settings: &mut settings.search };
     options.read_all(pairs, |key, value| match key {
         "rollout" => {
             rollout = match value {
@@ -326,23 +317,10 @@ fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSettings, AgentError> {
 }
 
 fn parse_net(pairs: &[(&str, &str)]) -> Result<NetSettings, AgentError> {
-    let mut settings = NetSettings {
-        path: String::new(),
-        simulations: 200,
-        c_puct: SearchConfig::default().c_puct,
-        temperature: 0.0,
-        batch: 8,
-    };
+    let mut settings =
+        NetSettings { path: String::new(), search: SearchSettings::with_simulations_and_batch(200, 8) };
     let mut path = None;
-    let s = &mut settings;
-    let options = SearchOptions::new(
-        "net",
-        NET_KEYS,
-        &mut s.simulations,
-        &mut s.c_puct,
-        &mut s.temperature,
-        &mut s.batch,
-    );
+    let options = SearchOptions { agent: "net", allowed: NET_KEYS, settings: &mut settings.search };
     options.read_all(pairs, |key, value| match key {
         "path" => {
             path = Some(value.to_string());
@@ -363,17 +341,16 @@ mod tests {
         assert_eq!(AgentSpec::parse("random").unwrap(), AgentSpec::Random);
         assert_eq!(AgentSpec::parse(" human ").unwrap(), AgentSpec::Human);
         let spec = AgentSpec::parse("mcts:sims=50, temp=1,c=2.5,batch=4,rollout=uniform").unwrap();
-        let expected = MctsSettings {
-            simulations: 50,
-            c_puct: 2.5,
-            temperature: 1.0,
-            batch: 4,
-            rollout: RolloutPolicy::Uniform,
-        };
+        let search = SearchSettings { simulations: 50, c_puct: 2.5, temperature: 1.0, opening: 0, batch: 4 };
+        let expected = MctsSettings { search, rollout: RolloutPolicy::Uniform };
         assert_eq!(spec, AgentSpec::Mcts(expected));
         assert_eq!(spec.to_string(), "mcts:sims=50,c=2.5,temp=1,batch=4,rollout=uniform");
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
         assert_eq!(AgentSpec::parse("mcts").unwrap(), AgentSpec::Mcts(MctsSettings::default()));
+        // `open` is written only when set, so specs recorded before it existed keep their text.
+        let net = AgentSpec::parse("net:sims=50,open=8,path=runs/x").unwrap();
+        assert_eq!(net.to_string(), "net:path=runs/x,sims=50,c=1.5,temp=0,open=8,batch=8");
+        assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
     }
 
     #[test]
@@ -381,7 +358,8 @@ mod tests {
         let cases = [
             ("alphazero", &["alphazero", "random, mcts, net, human"][..]),
             ("", &["known agents"]),
-            ("mcts:simulations=5", &["simulations", "sims, c, temp, batch, rollout"]),
+            ("mcts:simulations=5", &["simulations", "sims, c, temp, open, batch, rollout"]),
+            ("net:path=x,open=-2", &["open=-2", "plies"]),
             ("mcts:rollout=smart", &["rollout=smart", "decisive or uniform"]),
             ("mcts:sims=0", &["sims=0", "≥ 1"]),
             ("mcts:sims=many", &["sims=many"]),
