@@ -2,6 +2,8 @@
 //! and of the first mover with 95% Wilson intervals, game length, pieces lost per game; and the
 //! per-game means and event rates that claims read.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::analysis::GameStats;
@@ -21,6 +23,8 @@ pub struct CellSummary {
     pub sides: [String; 2],
     pub games: u32,
     pub wins: [u32; 2],
+    /// Each side's wins by the reason the game ended (hunt games: apex, blockade, captures, …).
+    pub win_reasons: [BTreeMap<String, u32>; 2],
     pub draws_repetition: u32,
     pub draws_cap: u32,
     /// Other draws (chess: stalemate, fifty moves, insufficient material).
@@ -47,10 +51,14 @@ pub fn summarize(
 ) -> CellSummary {
     let games = stats.len() as u32;
     let mut wins = [0u32; 2];
+    let mut win_reasons: [BTreeMap<String, u32>; 2] = Default::default();
     let (mut rep, mut cap, mut other) = (0, 0, 0);
     for s in stats {
         match s.winner {
-            Some(w) => wins[w] += 1,
+            Some(w) => {
+                wins[w] += 1;
+                *win_reasons[w].entry(s.reason.clone()).or_default() += 1;
+            }
             None if s.reason == "repetition" => rep += 1,
             None if s.reason == "cap" => cap += 1,
             None => other += 1,
@@ -72,6 +80,7 @@ pub fn summarize(
         sides: sides.map(str::to_string),
         games,
         wins,
+        win_reasons,
         draws_repetition: rep,
         draws_cap: cap,
         draws_other: other,

@@ -118,6 +118,25 @@ pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
         );
     }
 
+    let _ = writeln!(
+        w,
+        "\n## How the games were won\n\nEach side's wins by the reason the game ended (RULES.md's outcomes).\n\n\
+         | variant | skill | side 0 wins | side 1 wins |\n| --- | --- | --- | --- |"
+    );
+    for c in &r.cells {
+        let reasons = |i: usize| {
+            let list: Vec<String> =
+                c.win_reasons[i].iter().map(|(reason, n)| format!("{reason} {n}")).collect();
+            format!(
+                "{} {}{}",
+                c.sides[i],
+                c.wins[i],
+                if list.is_empty() { String::new() } else { format!(" ({})", list.join(", ")) }
+            )
+        };
+        let _ = writeln!(w, "| {} | {} | {} | {} |", c.variant, c.skill, reasons(0), reasons(1));
+    }
+
     if !r.comparisons.is_empty() {
         let _ = writeln!(
             w,

@@ -101,6 +101,15 @@ fn a_tiny_study_runs_end_to_end_through_the_cli() {
     let results: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     assert_eq!(results["cells"].as_array().unwrap().len(), 6);
+    // Every win is counted under the reason its game ended.
+    for cell in results["cells"].as_array().unwrap() {
+        for side in 0..2 {
+            let by_reason: u64 =
+                cell["win_reasons"][side].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+            assert_eq!(by_reason, cell["wins"][side].as_u64().unwrap(), "{}", cell["id"]);
+        }
+    }
+    assert!(report.contains("## How the games were won"), "{report}");
     assert_eq!(results["claims"].as_array().unwrap().len(), 3);
     let svg = std::fs::read_to_string(out.join("score-side0.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("general-first"));
@@ -172,7 +181,7 @@ fn bad_study_files_are_named_with_exit_code_2() {
 fn every_shipped_study_loads_and_every_claim_is_tested_somewhere() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/balance");
     let mut ids = Vec::new();
-    for name in ["quick", "sixteen", "twenty-six", "imperial", "chess"] {
+    for name in ["quick", "sixteen", "sixteen-net", "twenty-six", "imperial", "chess"] {
         let study =
             Study::load(&dir.join(format!("{name}.toml"))).unwrap_or_else(|e| panic!("{name}: {e:#}"));
         assert_eq!(study.study.name, name);

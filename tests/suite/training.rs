@@ -59,12 +59,31 @@ fn the_smoke_config_trains_and_its_network_plays() {
     let events = std::fs::read_dir(run_dir.join("logs")).unwrap().flatten();
     assert!(events.into_iter().any(|e| e.file_name().to_string_lossy().contains("tfevents")));
 
-    // The network plays through the `net:` agent, on every spec of its board...
+    // The network plays through the `net:` agent, on every spec of its board (and refuses another
+    // board, below)...
     let agent = format!("net:path={},sims=8", run_dir.display());
     for spec in ["sixteen-rebels", "neeley-rebels:capture=mandatory"] {
         let output = run(&["match", spec, "--agent", &agent, "--agent", "random", "--games", "2"]);
         assert!(output.status.success(), "{spec}: {}", stderr(&output));
     }
+    // A network at temp=0 has no randomness: against itself it plays one game over and over, unless
+    // `open=P` draws the first P plies in proportion to visit counts.
+    let distinct_games = |agent: &str| {
+        let out = run_dir.parent().unwrap().join("self-play");
+        let _ = std::fs::remove_dir_all(&out);
+        let args = ["match", "sixteen-rebels", "--agent", agent, "--agent", agent, "--games", "4"];
+        let output = run(&[&args[..], &["--out", out.to_str().unwrap()]].concat());
+        assert!(output.status.success(), "{}", stderr(&output));
+        let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+        let moves: std::collections::BTreeSet<String> = games
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["moves"].to_string())
+            .collect();
+        moves.len()
+    };
+    assert_eq!(distinct_games(&agent), 1);
+    assert!(distinct_games(&format!("{agent},open=6")) > 1);
+
     // ...and refuses another board with a message naming both.
     let output = run(&["match", "imperial-contest", "--agent", &agent, "--agent", "random", "--games", "2"]);
     assert_eq!(output.status.code(), Some(2));
