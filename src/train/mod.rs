@@ -26,7 +26,7 @@ use metrics::{Metrics, process_cpu_seconds};
 use replay::{Batch, MirrorMap, ReplayBuffer};
 use selfplay::{FinishedGame, GameJob};
 
-use crate::agents::{AgentSpec, MatchSettings, derive_seed, run_match};
+use crate::agents::{AgentSpec, MatchSettings, NetSettings, SearchSettings, derive_seed, run_match};
 use crate::game::{AnyGame, Side};
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::{NetGame, PolicyValueNet};
@@ -274,6 +274,8 @@ fn train_family<G: NetGame>(
 }
 
 const CONFIG_FILE: &str = "config.toml";
+/// Plies drawn in proportion to visits at the start of each game against the previous generation.
+const PREVIOUS_MATCH_OPENING: u32 = 4;
 const REPLAY_FILE: &str = "replay.jsonl";
 
 fn finished(config: &TrainConfig, counters: &Counters) -> bool {
@@ -319,16 +321,25 @@ fn self_play<G: NetGame>(
     let workers = config.selfplay.workers.min(count);
     let bar = progress(show_progress, count as u64, "self-play");
     let finished: Mutex<Vec<FinishedGame>> = Mutex::new(Vec::with_capacity(count));
-    // Plain threads, not rayon tasks: burn's CPU backend runs its own work on rayon's pool.
+    // Each worker runs inside a rayon pool of its own single thread, so burn's parallel kernels run
+    // inline on the worker instead of queueing on the global pool, where the workers and the learner
+    // would wait on each other's small operations (that waiting left a fifth of the CPU idle).
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let (bar, finished, jobs, next) = (&bar, &finished, &jobs, &next);
             scope.spawn(move || {
-                selfplay::play_games(games, net, &config.selfplay, jobs, next, &mut |game| {
-                    bar.inc(1);
-                    finished.lock().expect("no self-play worker panics holding the lock").push(game);
-                });
+                let play = || {
+                    selfplay::play_games(games, net, &config.selfplay, jobs, next, &mut |game| {
+                        bar.inc(1);
+                        finished.lock().expect("no self-play worker panics holding the lock").push(game);
+                    })
+                };
+                match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(pool) => pool.install(play),
+                    // Without a pool of its own the worker still plays, sharing the global one.
+                    Err(_) => play(),
+                }
             });
         }
     });
@@ -393,6 +404,18 @@ fn evaluate<G: NetGame>(
     }
     let mut scores = Vec::new();
     for (name, opponent) in opponents {
+        // Two networks at temperature 0 play the same two games over and over (seats alternating);
+        // drawn openings make a match between networks a sample of games.
+        let (net, opponent) = match (&net, opponent) {
+            (AgentSpec::Net(ours), AgentSpec::Net(theirs)) => {
+                let varied = |s: &NetSettings| {
+                    let search = SearchSettings { opening: PREVIOUS_MATCH_OPENING, ..s.search };
+                    AgentSpec::Net(NetSettings { search, ..s.clone() })
+                };
+                (varied(ours), varied(&theirs))
+            }
+            (_, opponent) => (net.clone(), opponent),
+        };
         let settings = MatchSettings {
             games: config.evaluation.games,
             seed: derive_seed(config.run.seed, 0xe7a1 ^ generation),
