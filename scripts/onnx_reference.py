@@ -24,7 +24,8 @@ POLICY_CHANNELS = 2  # src/nn/model.rs
 VALUE_HIDDEN = 64
 
 
-def build(planes, height, width, blocks, channels, actions):
+def build(planes, height, width, blocks, channels, actions, kinds):
+    """`kinds`: None for the dense policy head, else the per-cell head's move kinds per cell."""
     rng = np.random.default_rng(0)
     inits, nodes = [], []
 
@@ -56,9 +57,20 @@ def build(planes, height, width, blocks, channels, actions):
         nodes.append(helper.make_node("Add", [y, x], [f"t{b}.sum"]))
         x = relu(f"t{b}.sum")
     cells = height * width
-    p = relu(conv_norm(x, "pc", channels, POLICY_CHANNELS, 1))
-    nodes.append(helper.make_node("Flatten", [p], ["pf"], axis=1))
-    linear("pf", "policy", POLICY_CHANNELS * cells, actions)
+    if kinds is None:
+        p = relu(conv_norm(x, "pc", channels, POLICY_CHANNELS, 1))
+        nodes.append(helper.make_node("Flatten", [p], ["pf"], axis=1))
+        linear("pf", "policy", POLICY_CHANNELS * cells, actions)
+    else:
+        p = relu(conv_norm(x, "pc", channels, channels, 3))
+        nodes.append(helper.make_node("Conv", [p, weight("pk.w", kinds, channels, 1, 1), weight("pk.b", kinds)],
+                                      ["pk"], kernel_shape=[1, 1]))
+        # [batch, kinds, h, w] -> [batch, cells, kinds] -> [batch, actions]: cell-major, as in model.rs.
+        inits.append(numpy_helper.from_array(np.array([0, kinds, cells], np.int64), "pk.shape"))
+        nodes.append(helper.make_node("Reshape", ["pk", "pk.shape"], ["pk.r"]))
+        nodes.append(helper.make_node("Transpose", ["pk.r"], ["pk.t"], perm=[0, 2, 1]))
+        inits.append(numpy_helper.from_array(np.array([0, actions], np.int64), "policy.shape"))
+        nodes.append(helper.make_node("Reshape", ["pk.t", "policy.shape"], ["policy"]))
     v = relu(conv_norm(x, "vc", channels, 1, 1))
     nodes.append(helper.make_node("Flatten", [v], ["vf"], axis=1))
     h = relu(linear("vf", "vh", cells, VALUE_HIDDEN))
@@ -89,14 +101,17 @@ def main():
     header = re.search(r"(\d+) planes on (\d+)×(\d+), (\d+) actions, ([\d.]+) MFLOP", burn)
     planes, width, height, actions = map(int, header.groups()[:4])
     mflop = float(header.group(5))
+    per_cell = re.search(r"per-cell policy head of (\d+) kinds", burn)
+    kinds = int(per_cell.group(1)) if per_cell else None
     burn_rates = {int(b): float(r) for b, r, _ in re.findall(r"^\s*(\d+)\s+(\d+)\s+([\d.]+)$", burn, re.M)}
     blocks, channels = map(int, re.fullmatch(r"b(\d+)c(\d+)", args.size).groups())
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = args.threads
-    session = ort.InferenceSession(build(planes, height, width, blocks, channels, actions).SerializeToString(),
+    session = ort.InferenceSession(build(planes, height, width, blocks, channels, actions, kinds).SerializeToString(),
                                    options, providers=["CPUExecutionProvider"])
-    print(f"{args.spec} {args.size}: {planes}×{height}×{width} input, {actions} actions, {mflop} MFLOP/position; "
+    head = f"per-cell policy head ({kinds} kinds)" if kinds else "dense policy head"
+    print(f"{args.spec} {args.size}: {planes}×{height}×{width} input, {actions} actions, {head}, {mflop} MFLOP/position; "
           f"onnxruntime {ort.__version__}, {args.threads} threads")
     print("| batch | burn flex positions/s | burn GFLOP/s | ONNX Runtime positions/s | ORT GFLOP/s | burn / ORT |")
     print("| ---: | ---: | ---: | ---: | ---: | ---: |")

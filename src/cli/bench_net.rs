@@ -7,7 +7,7 @@ use burn::prelude::*;
 use clap::Args;
 
 use crate::nn::evaluator::infer;
-use crate::nn::{NetGame, NetShape, PolicyValueNet, TowerSize, checkpoint::Checkpoint};
+use crate::nn::{NetGame, NetShape, PolicyHead, PolicyValueNet, TowerSize, checkpoint::Checkpoint};
 
 #[derive(Args, Debug)]
 pub struct BenchNetArgs {
@@ -49,8 +49,12 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
     let (width, height) = shape.grid;
     let per_position = shape.planes * width * height;
     let flops = 2.0 * shape.multiply_adds() as f64;
+    let head = match shape.policy {
+        PolicyHead::Dense => "dense policy head".to_string(),
+        PolicyHead::PerCell { kinds } => format!("per-cell policy head of {kinds} kinds"),
+    };
     println!(
-        "burn flex network {} for {}: {} planes on {}×{}, {} actions, {:.2} MFLOP per position",
+        "burn flex network {} for {}: {} planes on {}×{}, {} actions, {:.2} MFLOP per position, {head}",
         shape.tower,
         args.spec,
         shape.planes,

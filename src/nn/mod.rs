@@ -14,7 +14,7 @@ pub mod symmetry;
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use encode::{Encoder, chess::ChessEncoder, hunt::HuntEncoder, imperial::ImperialEncoder};
 pub use evaluator::NetEvaluator;
-pub use model::{NetShape, PolicyValueNet, TowerSize};
+pub use model::{NetShape, PolicyHead, PolicyValueNet, TowerSize};
 pub use symmetry::{Mirror, mirror_planes};
 
 use crate::game::Game;
@@ -31,10 +31,22 @@ pub trait NetGame: Game {
     /// are then mirrored by [`mirror_planes`].
     fn mirror_action_index(&self, action: usize) -> Option<usize>;
 
+    /// The policy head that fits this family's action space: dense unless the action index is laid
+    /// out cell by cell on the encoder's grid.
+    fn policy_head(&self) -> PolicyHead {
+        PolicyHead::Dense
+    }
+
     /// The network shape for a tower over this game's encoding and action space.
     fn net_shape(&self, tower: TowerSize) -> NetShape {
         let encoder = Self::Encoder::for_game(self);
-        NetShape { tower, planes: encoder.planes(), grid: encoder.grid(), actions: self.facts().action_count }
+        NetShape {
+            tower,
+            planes: encoder.planes(),
+            grid: encoder.grid(),
+            actions: self.facts().action_count,
+            policy: self.policy_head(),
+        }
     }
 }
 
@@ -49,6 +61,12 @@ impl NetGame for ImperialGame {
     type Encoder = ImperialEncoder;
     fn mirror_action_index(&self, action: usize) -> Option<usize> {
         Some(self.mirror_action(action))
+    }
+
+    /// Square `s` is cell `s` of the 9 × 9 grid and the action index starts with the from-square, so
+    /// the moves of one square are one cell's `kinds`.
+    fn policy_head(&self) -> PolicyHead {
+        PolicyHead::PerCell { kinds: self.facts().action_count / crate::game::imperial::board::SQUARES }
     }
 }
 

@@ -61,6 +61,22 @@ impl fmt::Display for TowerSize {
     }
 }
 
+/// How the policy head reaches the action space; each ruleset family picks one
+/// ([`crate::nn::NetGame::policy_head`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyHead {
+    /// AlphaZero's Go head: a 2-channel 1×1 convolution, then a fully connected layer to every action.
+    /// Right for action spaces that are not laid out on the grid (the hunt boards' points and extras).
+    #[default]
+    Dense,
+    /// AlphaZero's chess head: a 3×3 convolution, then a 1×1 convolution giving `kinds` logits on
+    /// every cell, action `cell × kinds + kind` with `cell = row × width + column` (the move's origin).
+    /// Its weights do not grow with cells × actions (a dense head over imperial's 15,552 actions holds
+    /// 2.5 M), and each move is scored where its piece stands.
+    PerCell { kinds: usize },
+}
+
 /// Everything that fixes the network's parameter shapes; saved beside the weights so a checkpoint can
 /// be rebuilt alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,6 +86,9 @@ pub struct NetShape {
     /// `(width, height)` of the input grid.
     pub grid: (usize, usize),
     pub actions: usize,
+    /// Checkpoints written before per-cell heads existed are dense.
+    #[serde(default)]
+    pub policy: PolicyHead,
 }
 
 impl NetShape {
@@ -79,8 +98,12 @@ impl NetShape {
         let c = self.tower.channels as u64;
         let stem = cells * 9 * self.planes as u64 * c;
         let tower = self.tower.blocks as u64 * 2 * cells * 9 * c * c;
-        let policy =
-            cells * c * POLICY_CHANNELS as u64 + cells * POLICY_CHANNELS as u64 * self.actions as u64;
+        let policy = match self.policy {
+            PolicyHead::Dense => {
+                cells * c * POLICY_CHANNELS as u64 + cells * POLICY_CHANNELS as u64 * self.actions as u64
+            }
+            PolicyHead::PerCell { kinds } => cells * 9 * c * c + cells * c * kinds as u64,
+        };
         let value = cells * c + cells * VALUE_HIDDEN as u64 + VALUE_HIDDEN as u64 * 3;
         stem + tower + policy + value
     }
@@ -129,7 +152,10 @@ pub struct PolicyValueNet {
     stem: ConvNorm,
     tower: Vec<ResidualBlock>,
     policy_conv: ConvNorm,
-    policy_out: Linear,
+    /// The dense head's last layer ([`PolicyHead::Dense`]).
+    policy_out: Option<Linear>,
+    /// The per-cell head's last layer ([`PolicyHead::PerCell`]).
+    policy_cells: Option<Conv2d>,
     value_conv: ConvNorm,
     value_hidden: Linear,
     value_out: Linear,
@@ -139,6 +165,21 @@ impl PolicyValueNet {
     pub fn new(shape: &NetShape, device: &Device) -> PolicyValueNet {
         let c = shape.tower.channels;
         let cells = shape.grid.0 * shape.grid.1;
+        let (policy_conv, policy_out, policy_cells) = match shape.policy {
+            PolicyHead::Dense => (
+                ConvNorm::new(c, POLICY_CHANNELS, 1, device),
+                Some(LinearConfig::new(POLICY_CHANNELS * cells, shape.actions).init(device)),
+                None,
+            ),
+            PolicyHead::PerCell { kinds } => {
+                assert_eq!(cells * kinds, shape.actions, "a per-cell head covers every action once");
+                (
+                    ConvNorm::new(c, c, 3, device),
+                    None,
+                    Some(Conv2dConfig::new([c, kinds], [1, 1]).init(device)),
+                )
+            }
+        };
         PolicyValueNet {
             stem: ConvNorm::new(shape.planes, c, 3, device),
             tower: (0..shape.tower.blocks)
@@ -147,8 +188,9 @@ impl PolicyValueNet {
                     second: ConvNorm::new(c, c, 3, device),
                 })
                 .collect(),
-            policy_conv: ConvNorm::new(c, POLICY_CHANNELS, 1, device),
-            policy_out: LinearConfig::new(POLICY_CHANNELS * cells, shape.actions).init(device),
+            policy_conv,
+            policy_out,
+            policy_cells,
             value_conv: ConvNorm::new(c, 1, 1, device),
             value_hidden: LinearConfig::new(cells, VALUE_HIDDEN).init(device),
             value_out: LinearConfig::new(VALUE_HIDDEN, 3).init(device),
@@ -162,8 +204,20 @@ impl PolicyValueNet {
         for block in &self.tower {
             x = block.forward(x); // [batch, c, h, w]
         }
-        let policy = relu(self.policy_conv.forward(x.clone())); // [batch, 2, h, w]
-        let policy = self.policy_out.forward(policy.flatten(1, 3)); // [batch, actions]
+        let policy = relu(self.policy_conv.forward(x.clone())); // [batch, 2 or c, h, w]
+        let policy = match (&self.policy_out, &self.policy_cells) {
+            (Some(dense), _) => dense.forward(policy.flatten(1, 3)), // [batch, actions]
+            (None, Some(cells)) => {
+                let logits = cells.forward(policy); // [batch, kinds, h, w]
+                let [batch, kinds, height, width] = logits.dims();
+                // Cell-major, as the action index is.
+                logits
+                    .reshape([batch, kinds, height * width])
+                    .swap_dims(1, 2)
+                    .reshape([batch, kinds * height * width])
+            }
+            (None, None) => unreachable!("PolicyValueNet::new builds one policy head"),
+        };
         let value = relu(self.value_conv.forward(x)); // [batch, 1, h, w]
         let value = relu(self.value_hidden.forward(value.flatten(1, 3))); // [batch, 64]
         let value = self.value_out.forward(value); // [batch, 3]
@@ -188,12 +242,51 @@ mod tests {
     #[test]
     fn forward_gives_one_row_per_position() {
         let device = Device::flex();
-        let shape =
-            NetShape { tower: TowerSize { blocks: 1, channels: 8 }, planes: 3, grid: (5, 7), actions: 40 };
+        let shape = NetShape {
+            tower: TowerSize { blocks: 1, channels: 8 },
+            planes: 3,
+            grid: (5, 7),
+            actions: 40,
+            policy: PolicyHead::Dense,
+        };
+        for shape in
+            [shape, NetShape { actions: 5 * 7 * 4, policy: PolicyHead::PerCell { kinds: 4 }, ..shape }]
+        {
+            let net = PolicyValueNet::new(&shape, &device);
+            let input = Tensor::<4>::zeros([2, 3, 7, 5], &device);
+            let (policy, value) = net.forward(input);
+            assert_eq!(policy.dims(), [2, shape.actions]);
+            assert_eq!(value.dims(), [2, 3]);
+        }
+    }
+
+    /// The per-cell head's logit for action `cell × kinds + kind` must come from that cell: a
+    /// position that differs in one cell only changes the logits of that cell's neighbourhood, and
+    /// the logits of a far cell stay put.
+    #[test]
+    fn per_cell_logits_are_laid_out_cell_major() {
+        let device = Device::flex();
+        let kinds = 3;
+        let shape = NetShape {
+            tower: TowerSize { blocks: 1, channels: 4 },
+            planes: 1,
+            grid: (9, 9),
+            actions: 81 * kinds,
+            policy: PolicyHead::PerCell { kinds },
+        };
         let net = PolicyValueNet::new(&shape, &device);
-        let input = Tensor::<4>::zeros([2, 3, 7, 5], &device);
-        let (policy, value) = net.forward(input);
-        assert_eq!(policy.dims(), [2, 40]);
-        assert_eq!(value.dims(), [2, 3]);
+        let logits = |lit: Option<usize>| -> Vec<f32> {
+            let mut input = vec![0.0f32; 81];
+            if let Some(cell) = lit {
+                input[cell] = 1.0;
+            }
+            let input = Tensor::<4>::from_data(TensorData::new(input, [1, 1, 9, 9]), &device);
+            net.forward(input).0.into_data().try_into_vec::<f32>().unwrap()
+        };
+        let (empty, corner) = (logits(None), logits(Some(0)));
+        let changed = |cell: usize| (0..kinds).any(|k| empty[cell * kinds + k] != corner[cell * kinds + k]);
+        assert!(changed(0), "the lit cell's own logits move");
+        // The receptive field (stem, two tower convolutions, the policy convolution) is 4 cells wide.
+        assert!(!changed(80), "the far corner's logits do not");
     }
 }

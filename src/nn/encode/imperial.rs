@@ -140,4 +140,31 @@ mod tests {
             ImperialEncoder::for_game(&imperial_game("imperial-contest"))
         );
     }
+
+    /// The per-cell policy head reads action `cell × kinds + kind` as a move from `cell`: check that
+    /// every legal move of some random games indexes its from-square's cell in this encoder's grid.
+    #[test]
+    fn every_action_index_starts_with_its_from_cell() {
+        use crate::game::Playthrough;
+        use crate::nn::{NetGame, PolicyHead};
+        use rand::{RngExt, SeedableRng};
+
+        let game = imperial_game("imperial-contest");
+        let PolicyHead::PerCell { kinds } = game.policy_head() else {
+            panic!("imperial has a per-cell head")
+        };
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+        for _ in 0..4 {
+            let mut line = Playthrough::new(game.clone());
+            while !line.is_over() {
+                let moves = line.legal_moves();
+                for &mv in moves {
+                    let (column, row) = cell(mv.from);
+                    assert_eq!(game.action_index(line.state(), mv) / kinds, row * GRID.0 + column, "{mv:?}");
+                }
+                let chosen = moves[rng.random_range(0..moves.len())];
+                line.play(chosen);
+            }
+        }
+    }
 }
