@@ -23,20 +23,21 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
     (
         "mcts",
         "rollout MCTS; keys sims=N (default 800), c=PUCT constant (1.5), temp=T (0), open=P (0: the \
-         first P plies of a game are drawn in proportion to visits), batch=B (1), \
+         first P plies of a game are drawn in proportion to visits), contempt=D (0: a draw is worth \
+         −D to this agent, so it plays for a win against a weaker opponent), batch=B (1), \
          rollout=decisive|uniform (decisive: take a win in one when there is one)",
     ),
     (
         "net",
         "network-guided MCTS; keys path=CHECKPOINT (required: a run folder such as \
          checkpoints/sixteen-rebels, or one generation folder), sims=N (200), c (1.5), temp (0), open (0), \
-         batch (8)",
+         contempt (0), batch (8)",
     ),
     ("human", "moves typed at the terminal (rebel-zero play only)"),
 ];
 
-const MCTS_KEYS: &str = "sims, c, temp, open, batch, rollout";
-const NET_KEYS: &str = "path, sims, c, temp, open, batch";
+const MCTS_KEYS: &str = "sims, c, temp, open, contempt, batch, rollout";
+const NET_KEYS: &str = "path, sims, c, temp, open, contempt, batch";
 
 /// A checked agent spec.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,6 +59,8 @@ pub struct SearchSettings {
     /// as AlphaZero's self-play does, so that an agent without randomness of its own (a network at
     /// `temp=0`) still plays varied games against itself.
     pub opening: u32,
+    /// What a draw costs this agent, in [0, 1] ([`SearchConfig::contempt`]).
+    pub contempt: f32,
     pub batch: usize,
 }
 
@@ -68,6 +71,7 @@ impl SearchSettings {
             c_puct: SearchConfig::default().c_puct,
             temperature: 0.0,
             opening: 0,
+            contempt: 0.0,
             batch,
         }
     }
@@ -77,18 +81,23 @@ impl SearchSettings {
             simulations: self.simulations,
             c_puct: self.c_puct,
             batch: self.batch,
+            contempt: self.contempt,
             ..SearchConfig::default()
         }
     }
 }
 
-/// `sims=…,c=…,temp=…[,open=…],batch=…`: `open` is written only when set, so the canonical text of
-/// every spec from before the option existed (recorded in study cells) is unchanged.
+/// `sims=…,c=…,temp=…[,open=…][,contempt=…],batch=…`: `open` and `contempt` are written only when
+/// set, so the canonical text of every spec from before they existed (recorded in study cells) is
+/// unchanged.
 impl fmt::Display for SearchSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "sims={},c={},temp={}", self.simulations, self.c_puct, self.temperature)?;
         if self.opening > 0 {
             write!(f, ",open={}", self.opening)?;
+        }
+        if self.contempt > 0.0 {
+            write!(f, ",contempt={}", self.contempt)?;
         }
         write!(f, ",batch={}", self.batch)
     }
@@ -284,6 +293,10 @@ impl SearchOptions<'_> {
             "c" => s.c_puct = non_negative().ok_or_else(|| bad("a number ≥ 0"))?,
             "temp" => s.temperature = non_negative().ok_or_else(|| bad("a number ≥ 0"))?,
             "open" => s.opening = value.parse().map_err(|_| bad("a number of plies ≥ 0"))?,
+            "contempt" => {
+                s.contempt =
+                    non_negative().filter(|&d| d <= 1.0).ok_or_else(|| bad("a number from 0 to 1"))?
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -341,15 +354,26 @@ mod tests {
         assert_eq!(AgentSpec::parse("random").unwrap(), AgentSpec::Random);
         assert_eq!(AgentSpec::parse(" human ").unwrap(), AgentSpec::Human);
         let spec = AgentSpec::parse("mcts:sims=50, temp=1,c=2.5,batch=4,rollout=uniform").unwrap();
-        let search = SearchSettings { simulations: 50, c_puct: 2.5, temperature: 1.0, opening: 0, batch: 4 };
+        let search = SearchSettings {
+            simulations: 50,
+            c_puct: 2.5,
+            temperature: 1.0,
+            opening: 0,
+            contempt: 0.0,
+            batch: 4,
+        };
         let expected = MctsSettings { search, rollout: RolloutPolicy::Uniform };
         assert_eq!(spec, AgentSpec::Mcts(expected));
         assert_eq!(spec.to_string(), "mcts:sims=50,c=2.5,temp=1,batch=4,rollout=uniform");
         assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
         assert_eq!(AgentSpec::parse("mcts").unwrap(), AgentSpec::Mcts(MctsSettings::default()));
-        // `open` is written only when set, so specs recorded before it existed keep their text.
+        // `open` and `contempt` are written only when set, so specs recorded before they existed keep
+        // their text.
         let net = AgentSpec::parse("net:sims=50,open=8,path=runs/x").unwrap();
         assert_eq!(net.to_string(), "net:path=runs/x,sims=50,c=1.5,temp=0,open=8,batch=8");
+        assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
+        let net = AgentSpec::parse("net:contempt=0.25,path=runs/x").unwrap();
+        assert_eq!(net.to_string(), "net:path=runs/x,sims=200,c=1.5,temp=0,contempt=0.25,batch=8");
         assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
     }
 
@@ -358,8 +382,10 @@ mod tests {
         let cases = [
             ("alphazero", &["alphazero", "random, mcts, net, human"][..]),
             ("", &["known agents"]),
-            ("mcts:simulations=5", &["simulations", "sims, c, temp, open, batch, rollout"]),
+            ("mcts:simulations=5", &["simulations", "sims, c, temp, open, contempt, batch, rollout"]),
             ("net:path=x,open=-2", &["open=-2", "plies"]),
+            ("net:path=x,contempt=1.5", &["contempt=1.5", "from 0 to 1"]),
+            ("mcts:contempt=-0.1", &["contempt=-0.1"]),
             ("mcts:rollout=smart", &["rollout=smart", "decisive or uniform"]),
             ("mcts:sims=0", &["sims=0", "≥ 1"]),
             ("mcts:sims=many", &["sims=many"]),

@@ -97,5 +97,6 @@ pub fn write_evaluations<G: NetGame>(
         }
         let wdl = &wdl[leaf * 3..leaf * 3 + 3];
         out.values[leaf] = wdl[0] - wdl[2];
+        out.draws[leaf] = wdl[1];
     }
 }

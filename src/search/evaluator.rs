@@ -81,6 +81,9 @@ pub struct Evaluations {
     pub priors: Vec<f32>,
     /// One value per leaf in [-1, 1], from the point of view of the leaf's player to move.
     pub values: Vec<f32>,
+    /// One probability per leaf that it ends in a draw (the network's D of win/draw/loss, a drawn
+    /// rollout's 1); left at 0 by evaluators that do not say. Only a search with contempt reads it.
+    pub draws: Vec<f32>,
 }
 
 impl Evaluations {
@@ -90,6 +93,8 @@ impl Evaluations {
         self.priors.resize(batch.total_moves(), 0.0);
         self.values.clear();
         self.values.resize(batch.len(), 0.0);
+        self.draws.clear();
+        self.draws.resize(batch.len(), 0.0);
     }
 }
 
@@ -140,6 +145,7 @@ impl<G: Game> Evaluator<G> for RolloutEvaluator<G> {
                 &mut self.scratch,
             );
             out.values[leaf] = outcome.value_for(mover);
+            out.draws[leaf] = if outcome.winner.is_none() { 1.0 } else { 0.0 };
         }
     }
 }

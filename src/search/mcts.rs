@@ -36,6 +36,12 @@ pub struct SearchConfig {
     /// When a node is created, look for a move that wins at once and prove the node by it. Costs one
     /// `apply` per legal move per new node; lets the solver see threats one ply sooner.
     pub find_wins_in_one: bool,
+    /// What a draw is worth below 0 to the side to move at the root, and above 0 to its opponent
+    /// (Leela Chess Zero's contempt): 0 values a draw at 0 for both, as self-play and the balance lab
+    /// want; above 0 the searching side prefers an uncertain position to a likely draw, which scores
+    /// more against a weaker opponent. Applies to drawn terminals and proofs, and to the evaluator's
+    /// draw probability ([`Evaluations::draws`]).
+    pub contempt: f32,
 }
 
 impl Default for SearchConfig {
@@ -48,6 +54,7 @@ impl Default for SearchConfig {
             root_noise: None,
             reuse_tree: true,
             find_wins_in_one: true,
+            contempt: 0.0,
         }
     }
 }
@@ -95,6 +102,9 @@ pub struct Mcts<G: Game> {
     evaluations: Evaluations,
     noise_samples: Vec<f64>,
     root_noised: bool,
+    /// A draw's value for side zero under contempt: `-contempt` when side zero searches, else
+    /// `+contempt`. The tree's values hold it, so the tree is kept only for roots of that side.
+    draw_value_zero: f32,
 }
 
 impl<G: Game> Mcts<G> {
@@ -113,6 +123,7 @@ impl<G: Game> Mcts<G> {
             evaluations: Evaluations::default(),
             noise_samples: Vec::new(),
             root_noised: false,
+            draw_value_zero: 0.0,
         }
     }
 
@@ -133,8 +144,15 @@ impl<G: Game> Mcts<G> {
     /// is kept (with `reuse_tree`).
     pub fn set_position(&mut self, start: &G::State, moves: &[G::Move]) {
         let state = self.repetition.set_history(&self.game, start, moves);
+        let draw_value_zero = match self.game.to_move(&state) {
+            Side::ZERO => -self.config.contempt,
+            _ => self.config.contempt,
+        };
+        let same_draw_value = draw_value_zero == self.draw_value_zero;
+        self.draw_value_zero = draw_value_zero;
         if let Some(node) = self.reusable_node(start, moves)
             && self.tree.node(node).state == state
+            && same_draw_value
         {
             if node != ROOT {
                 self.tree.reroot(node);
@@ -256,7 +274,7 @@ impl<G: Game> Mcts<G> {
             match self.descend() {
                 Descent::Proven(id) => {
                     let node = self.tree.node(id);
-                    let value = node.proof.value_for(Side::ZERO).expect("a proven node");
+                    let value = self.exact_value(node.proof, Side::ZERO).expect("a proven node");
                     self.backup(id, value as f64, false);
                     self.propagate_proof(id);
                     finished += 1;
@@ -290,9 +308,10 @@ impl<G: Game> Mcts<G> {
         let pending = std::mem::take(&mut self.pending);
         for (leaf, &id) in pending.iter().enumerate() {
             self.set_priors(id, &evaluations.priors[self.batch.range(leaf)]);
+            let draw_value = self.draw_value(self.tree.node(id).to_move);
             let node = self.tree.node_mut(id);
             node.evaluated = true;
-            let value = evaluations.values[leaf];
+            let value = evaluations.values[leaf] + draw_value * evaluations.draws[leaf];
             let value = if value.is_finite() { value.clamp(-1.0, 1.0) } else { 0.0 };
             let value = if node.to_move == Side::ZERO { value } else { -value };
             self.backup(id, value as f64, true);
@@ -355,7 +374,7 @@ impl<G: Game> Mcts<G> {
             } else {
                 let child = self.tree.node(edge.child);
                 let visits = child.visits + child.virtual_visits;
-                let q = match child.proof.value_for(mover) {
+                let q = match self.exact_value(child.proof, mover) {
                     Some(exact) => exact,
                     None => {
                         mean_with_virtual_loss(child.value_sum_for(mover), child.visits, child.virtual_visits)
@@ -433,6 +452,21 @@ impl<G: Game> Mcts<G> {
             node.value_sum += value;
             node.virtual_visits -= was_queued as u32;
             id = node.parent;
+        }
+    }
+
+    /// A draw's value for `side` (0 without contempt).
+    #[inline]
+    fn draw_value(&self, side: Side) -> f32 {
+        if side == Side::ZERO { self.draw_value_zero } else { -self.draw_value_zero }
+    }
+
+    /// A proven result's value for `side`, a draw valued with contempt; `None` when not proven.
+    #[inline]
+    fn exact_value(&self, proof: Proof, side: Side) -> Option<f32> {
+        match proof {
+            Proof::Proven { winner: None, .. } => Some(self.draw_value(side)),
+            _ => proof.value_for(side),
         }
     }
 
@@ -677,5 +711,56 @@ mod tests {
         assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
         let uniform = 1.0 / priors.len() as f32;
         assert!(priors.iter().any(|&p| (p - uniform).abs() > 1e-3), "{priors:?}");
+    }
+
+    /// Every leaf valued `value` for its player to move, with draw probability `draw`.
+    struct ConstantEvaluator {
+        value: f32,
+        draw: f32,
+    }
+
+    impl<G: Game> Evaluator<G> for ConstantEvaluator {
+        fn evaluate(&mut self, _game: &G, _leaves: &LeafBatch<G>, out: &mut Evaluations) {
+            out.priors.fill(1.0);
+            out.values.fill(self.value);
+            out.draws.fill(self.draw);
+        }
+    }
+
+    #[test]
+    fn contempt_turns_the_searcher_away_from_a_repetition_draw() {
+        let game = hunt("sixteen-rebels");
+        let start = game.parse_position("G:a1;R:c3,e5,e4,d5,c5;g").unwrap();
+        let mut line = crate::game::Playthrough::from_position(game.clone(), start);
+        for text in ["a1-a2", "e4-e3", "a2-a1", "e3-e4", "a1-a2", "e4-e3", "a2-a1"] {
+            line.play_text(text).unwrap();
+        }
+        // The Rebels to move: e3-e4 draws by repetition; after any other move the General stands a
+        // little better (0.2 for him, −0.2 for the Rebels).
+        let chosen = |contempt: f32| {
+            let config = SearchConfig { contempt, ..config(2_000, 1) };
+            let mut mcts = Mcts::new(game.clone(), config);
+            mcts.set_position(&start, line.moves());
+            let mut evaluator = ConstantEvaluator { value: 0.2, draw: 0.0 };
+            mcts.run(&mut evaluator, &mut Pcg64Mcg::seed_from_u64(1));
+            let mv = mcts.choose_move(0.0, &mut Pcg64Mcg::seed_from_u64(1)).unwrap();
+            game.format_move(line.state(), mv)
+        };
+        assert_eq!(chosen(0.0), "e3-e4", "a draw (0) beats −0.2");
+        assert_ne!(chosen(0.5), "e3-e4", "a draw worth −0.5 does not");
+    }
+
+    #[test]
+    fn contempt_values_the_evaluators_draws_against_the_searching_side() {
+        let game = hunt("sixteen-rebels");
+        let start = game.start();
+        for (contempt, expected) in [(0.0, 0.0), (0.3, -0.3)] {
+            let mut mcts = Mcts::new(game.clone(), SearchConfig { contempt, ..config(300, 1) });
+            mcts.set_position(&start, &[]);
+            // Every leaf a sure draw, whichever side is to move there.
+            let mut evaluator = ConstantEvaluator { value: 0.0, draw: 1.0 };
+            let report = mcts.run(&mut evaluator, &mut Pcg64Mcg::seed_from_u64(1));
+            assert!((report.value - expected).abs() < 1e-4, "contempt {contempt}: {}", report.value);
+        }
     }
 }

@@ -312,7 +312,7 @@ fn bad_agent_specs_and_sides_exit_with_code_2() {
         ),
         (
             &["match", "sixteen-rebels", "--agent", "mcts:sim=5", "--agent", "random"],
-            "sims, c, temp, open, batch",
+            "sims, c, temp, open, contempt, batch",
         ),
         (&["match", "sixteen-rebels", "--agent", "human", "--agent", "random", "--games", "2"], "play"),
         (&["play", "sixteen-rebels", "--as", "emperor", "--agent", "random"], "sides: general, rebels"),
@@ -362,7 +362,7 @@ fn a_net_agent_without_a_readable_checkpoint_is_a_clear_error() {
         ),
         (
             &["match", "sixteen-rebels", "--agent", "net:path=x,rollout=uniform", "--agent", "random"],
-            "path, sims, c, temp, open, batch",
+            "path, sims, c, temp, open, contempt, batch",
         ),
     ];
     for (args, needle) in cases {
