@@ -563,6 +563,7 @@ mod tests {
     use crate::game::Reason;
     use crate::search::{RolloutEvaluator, UniformEvaluator};
 
+    use crate::game::hunt::{HuntGame, HuntState};
     use crate::game::testkit::hunt_game as hunt;
 
     fn search<G: Game>(game: &G, position: &str, config: SearchConfig) -> (Mcts<G>, SearchReport) {
@@ -632,15 +633,21 @@ mod tests {
         assert_eq!(report.proof, Proof::Proven { winner: None, plies: 1 });
     }
 
-    #[test]
-    fn a_third_occurrence_inside_the_tree_is_a_draw() {
+    /// A line whose start stands twice in the history, the Rebels to move: e3-e4 would bring it a
+    /// third time.
+    fn repetition_ahead() -> (HuntGame, HuntState, crate::game::Playthrough<HuntGame>) {
         let game = hunt("sixteen-rebels");
         let start = game.parse_position("G:a1;R:c3,e5,e4,d5,c5;g").unwrap();
-        // The start stands twice in the history; e3-e4 would bring it a third time.
         let mut line = crate::game::Playthrough::from_position(game.clone(), start);
         for text in ["a1-a2", "e4-e3", "a2-a1", "e3-e4", "a1-a2", "e4-e3", "a2-a1"] {
             line.play_text(text).unwrap();
         }
+        (game, start, line)
+    }
+
+    #[test]
+    fn a_third_occurrence_inside_the_tree_is_a_draw() {
+        let (game, start, mut line) = repetition_ahead();
         let mut mcts = Mcts::new(game.clone(), config(300, 1));
         mcts.set_position(&start, line.moves());
         mcts.run(&mut UniformEvaluator, &mut Pcg64Mcg::seed_from_u64(1));
@@ -729,12 +736,7 @@ mod tests {
 
     #[test]
     fn contempt_turns_the_searcher_away_from_a_repetition_draw() {
-        let game = hunt("sixteen-rebels");
-        let start = game.parse_position("G:a1;R:c3,e5,e4,d5,c5;g").unwrap();
-        let mut line = crate::game::Playthrough::from_position(game.clone(), start);
-        for text in ["a1-a2", "e4-e3", "a2-a1", "e3-e4", "a1-a2", "e4-e3", "a2-a1"] {
-            line.play_text(text).unwrap();
-        }
+        let (game, start, line) = repetition_ahead();
         // The Rebels to move: e3-e4 draws by repetition; after any other move the General stands a
         // little better (0.2 for him, −0.2 for the Rebels).
         let chosen = |contempt: f32| {
