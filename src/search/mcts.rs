@@ -11,6 +11,7 @@
 use rand::{Rng, RngExt};
 
 use super::evaluator::{Evaluations, Evaluator, LeafBatch};
+use super::gumbel::{GumbelRoot, RootMove};
 use super::noise::{DirichletNoise, add_dirichlet_noise};
 use super::repetition::PathRepetition;
 use super::select::{Fpu, first_play_value, mean_with_virtual_loss, puct_score};
@@ -42,6 +43,10 @@ pub struct SearchConfig {
     /// more against a weaker opponent. Applies to drawn terminals and proofs, and to the evaluator's
     /// draw probability ([`Evaluations::draws`]).
     pub contempt: f32,
+    /// Moves a Gumbel root considers ([`super::gumbel`]); 0 keeps PUCT at the root. A Gumbel root
+    /// plays the survivor of sequential halving and ignores the move temperature and Dirichlet noise;
+    /// its tree is never reused, as its schedule counts the visits of one search.
+    pub gumbel_considered: u32,
 }
 
 impl Default for SearchConfig {
@@ -55,6 +60,7 @@ impl Default for SearchConfig {
             reuse_tree: true,
             find_wins_in_one: true,
             contempt: 0.0,
+            gumbel_considered: 0,
         }
     }
 }
@@ -105,6 +111,11 @@ pub struct Mcts<G: Game> {
     /// A draw's value for side zero under contempt: `-contempt` when side zero searches, else
     /// `+contempt`. The tree's values hold it, so the tree is kept only for roots of that side.
     draw_value_zero: f32,
+    gumbel: GumbelRoot,
+    /// The root's evaluation for its player to move (the Gumbel root's mixed-value anchor).
+    root_raw_value: f32,
+    /// Scratch: the root moves as the Gumbel root sees them.
+    root_moves: Vec<RootMove>,
 }
 
 impl<G: Game> Mcts<G> {
@@ -124,7 +135,15 @@ impl<G: Game> Mcts<G> {
             noise_samples: Vec::new(),
             root_noised: false,
             draw_value_zero: 0.0,
+            gumbel: GumbelRoot::default(),
+            root_raw_value: 0.0,
+            root_moves: Vec::new(),
         }
+    }
+
+    /// Sets the simulations of the next searches (self-play alternates full and fast searches).
+    pub fn set_simulations(&mut self, simulations: u32) {
+        self.config.simulations = simulations;
     }
 
     pub fn game(&self) -> &G {
@@ -176,7 +195,8 @@ impl<G: Game> Mcts<G> {
 
     /// The node for the position after `moves`, if the tree holds it below the current root.
     fn reusable_node(&self, start: &G::State, moves: &[G::Move]) -> Option<NodeId> {
-        if !self.config.reuse_tree || self.tree.is_empty() || self.start.as_ref() != Some(start) {
+        let reuse = self.config.reuse_tree && self.config.gumbel_considered == 0;
+        if !reuse || self.tree.is_empty() || self.start.as_ref() != Some(start) {
             return None;
         }
         let later = moves.strip_prefix(self.root_line.as_slice())?;
@@ -244,13 +264,21 @@ impl<G: Game> Mcts<G> {
     }
 
     /// Mixes noise into the root priors once they are known, once per root (when the config asks for
-    /// noise). [`Mcts::run`] calls it itself; callers driving [`Mcts::gather_leaves`] call it after
-    /// each [`Mcts::absorb_evaluations`].
+    /// noise); a Gumbel root draws its Gumbel noise and lays out its schedule instead. [`Mcts::run`]
+    /// calls it itself; callers driving [`Mcts::gather_leaves`] call it after each
+    /// [`Mcts::absorb_evaluations`].
     pub fn add_root_noise<R: Rng>(&mut self, rng: &mut R) {
-        let Some(noise) = self.config.root_noise else { return };
         if self.root_noised || !self.tree.node(ROOT).evaluated {
             return;
         }
+        if self.config.gumbel_considered > 0 {
+            self.fill_root_moves();
+            let (considered, simulations) = (self.config.gumbel_considered, self.config.simulations);
+            self.gumbel.start(&self.root_moves, self.root_raw_value, considered, simulations, rng);
+            self.root_noised = true;
+            return;
+        }
+        let Some(noise) = self.config.root_noise else { return };
         let range = self.tree.edge_range(ROOT);
         let mut priors: Vec<f32> = self.tree.edges[range.clone()].iter().map(|e| e.prior).collect();
         add_dirichlet_noise(&mut priors, noise, &mut self.noise_samples, rng);
@@ -258,6 +286,44 @@ impl<G: Game> Mcts<G> {
             edge.prior = prior;
         }
         self.root_noised = true;
+    }
+
+    /// Whether the root's moves are chosen by the Gumbel root (configured and started).
+    fn gumbel_root(&self) -> bool {
+        self.config.gumbel_considered > 0 && self.root_noised
+    }
+
+    /// The root moves' priors, visits and values for the Gumbel root, into `root_moves`.
+    fn fill_root_moves(&mut self) {
+        let mover = self.tree.node(ROOT).to_move;
+        let mut moves = std::mem::take(&mut self.root_moves);
+        moves.clear();
+        moves.extend(self.tree.edges_of(ROOT).iter().map(|edge| match edge.child {
+            NO_NODE => RootMove { prior: edge.prior, ..RootMove::default() },
+            child => {
+                let node = self.tree.node(child);
+                let q = self.exact_value(node.proof, mover).or(node.mean_for(mover)).unwrap_or(0.0);
+                RootMove { prior: edge.prior, visits: node.visits, in_flight: node.virtual_visits, q }
+            }
+        }));
+        self.root_moves = moves;
+    }
+
+    /// The Gumbel root's choice for the next descent (an index into the edge arena).
+    fn select_gumbel_edge(&mut self) -> usize {
+        self.fill_root_moves();
+        self.tree.edge_range(ROOT).start + self.gumbel.select(&self.root_moves)
+    }
+
+    /// The Gumbel root's improved policy over the root moves, in the order of [`Mcts::root_visits`],
+    /// into `policy`; false (and `policy` untouched) without a started Gumbel root.
+    pub fn improved_policy(&mut self, policy: &mut Vec<f32>) -> bool {
+        if !self.gumbel_root() {
+            return false;
+        }
+        self.fill_root_moves();
+        self.gumbel.improved_policy(&self.root_moves, policy);
+        true
     }
 
     /// Descends up to `wanted` times, queueing new leaves for the evaluator (see [`Mcts::leaves`]) and
@@ -313,6 +379,9 @@ impl<G: Game> Mcts<G> {
             node.evaluated = true;
             let value = evaluations.values[leaf] + draw_value * evaluations.draws[leaf];
             let value = if value.is_finite() { value.clamp(-1.0, 1.0) } else { 0.0 };
+            if id == ROOT {
+                self.root_raw_value = value;
+            }
             let value = if node.to_move == Side::ZERO { value } else { -value };
             self.backup(id, value as f64, true);
         }
@@ -346,7 +415,11 @@ impl<G: Game> Mcts<G> {
                 // Only a fresh root is unevaluated without being queued.
                 return if node.virtual_visits > 0 { Descent::Collision } else { Descent::Leaf(id) };
             }
-            let edge = self.select_edge(id);
+            let edge = if id == ROOT && self.gumbel_root() {
+                self.select_gumbel_edge()
+            } else {
+                self.select_edge(id)
+            };
             let child = self.tree.edges[edge].child;
             if child == NO_NODE {
                 let child = self.create_child(id, edge);
@@ -503,9 +576,15 @@ impl<G: Game> Mcts<G> {
     ///
     /// A proven win plays its nearest winning move; proven losing moves are avoided while anything else
     /// remains, and a proven loss plays the move that resists longest. Otherwise: the most visited move
-    /// at `temperature` 0, or a move drawn with probability ∝ visits^(1/temperature).
-    pub fn choose_move<R: Rng>(&self, temperature: f32, rng: &mut R) -> Option<G::Move> {
+    /// at `temperature` 0, or a move drawn with probability ∝ visits^(1/temperature); a Gumbel root
+    /// plays the best of the moves that survived its halving.
+    pub fn choose_move<R: Rng>(&mut self, temperature: f32, rng: &mut R) -> Option<G::Move> {
         let root = self.tree.node(ROOT);
+        if self.gumbel_root() && !root.proof.is_proven() && root.edge_count > 0 {
+            self.fill_root_moves();
+            let edge = self.tree.edge_range(ROOT).start + self.gumbel.choose(&self.root_moves);
+            return Some(self.tree.edges[edge].mv);
+        }
         let mover = root.to_move;
         let edges = self.tree.edges_of(ROOT);
         let proof_of = |e: &super::tree::Edge<G::Move>| match e.child {
@@ -574,7 +653,7 @@ mod tests {
         (mcts, report)
     }
 
-    fn best<G: Game>(mcts: &Mcts<G>, position: &str) -> String {
+    fn best<G: Game>(mcts: &mut Mcts<G>, position: &str) -> String {
         let state = mcts.game().parse_position(position).unwrap();
         let mv = mcts.choose_move(0.0, &mut Pcg64Mcg::seed_from_u64(1)).unwrap();
         mcts.game().format_move(&state, mv)
@@ -597,8 +676,8 @@ mod tests {
         for (spec, position, winning) in cases {
             for batch in [1, 8] {
                 let game = hunt(spec);
-                let (mcts, report) = search(&game, position, config(400, batch));
-                assert_eq!(best(&mcts, position), winning, "{spec} {position} batch {batch}");
+                let (mut mcts, report) = search(&game, position, config(400, batch));
+                assert_eq!(best(&mut mcts, position), winning, "{spec} {position} batch {batch}");
                 assert_eq!(report.proof, Proof::Proven { winner: Some(Side::ZERO), plies: 1 }, "{position}");
                 assert_eq!(report.value, 1.0);
             }
@@ -609,10 +688,10 @@ mod tests {
     fn a_forced_win_in_three_is_proven_with_its_distance() {
         let game = hunt("sixteen-rebels");
         let position = "G:c5;R:a1,b1,c1,d1,e1;g";
-        let (mcts, report) = search(&game, position, config(20_000, 4));
+        let (mut mcts, report) = search(&game, position, config(20_000, 4));
         assert_eq!(report.proof, Proof::Proven { winner: Some(Side::ZERO), plies: 3 });
         assert!(report.simulations < 20_000, "the search stops once the root is proven");
-        assert_eq!(best(&mcts, position), "c5-c6");
+        assert_eq!(best(&mut mcts, position), "c5-c6");
     }
 
     #[test]
@@ -718,6 +797,30 @@ mod tests {
         assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
         let uniform = 1.0 / priors.len() as f32;
         assert!(priors.iter().any(|&p| (p - uniform).abs() > 1e-3), "{priors:?}");
+    }
+
+    #[test]
+    fn a_gumbel_root_halves_its_considered_moves() {
+        let game = hunt("sixteen-rebels");
+        let start = game.start();
+        let mut mcts = Mcts::new(game.clone(), SearchConfig { gumbel_considered: 4, ..config(64, 4) });
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        mcts.set_position(&start, &[]);
+        let rollouts = crate::game::playout::RolloutPolicy::Uniform;
+        mcts.run(&mut RolloutEvaluator::new(rollouts, 5), &mut rng);
+        // One simulation evaluated the root; four moves got 8 each, then two shared the other 31.
+        let mut visits: Vec<u32> = mcts.root_visits().map(|(_, v)| v).filter(|&v| v > 0).collect();
+        visits.sort_unstable();
+        assert_eq!(visits, [8, 8, 23, 24]);
+        let mut policy = Vec::new();
+        assert!(mcts.improved_policy(&mut policy));
+        assert_eq!(policy.len(), mcts.root_visits().count());
+        assert!((policy.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        let chosen = mcts.choose_move(0.0, &mut rng).unwrap();
+        assert_eq!(mcts.root_visits().find(|&(mv, _)| mv == chosen).unwrap().1, 24);
+        // The schedule counts one search's visits, so the tree is never kept.
+        mcts.set_position(&start, &[chosen]);
+        assert_eq!(mcts.tree().nodes.len(), 1);
     }
 
     /// Every leaf valued `value` for its player to move, with draw probability `draw`.

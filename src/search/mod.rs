@@ -6,10 +6,12 @@
 //! - [`solver`]: proofs of won, lost and drawn nodes and their distances;
 //! - [`repetition`]: repetition draws along the game history and the tree path;
 //! - [`noise`]: Dirichlet root noise (gamma sampling);
+//! - [`gumbel`]: Gumbel AlphaZero's root: sequential halving and the improved policy;
 //! - [`evaluator`]: the batch interface and the uniform and rollout evaluators;
 //! - [`mcts`]: the driver tying them together.
 
 pub mod evaluator;
+pub mod gumbel;
 pub mod mcts;
 pub mod noise;
 pub mod repetition;

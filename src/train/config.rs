@@ -81,6 +81,10 @@ pub struct SelfPlayConfig {
     pub dirichlet_share: f32,
     /// Moves are drawn ∝ visits for this many plies, then the most visited move is played.
     pub temperature_plies: u32,
+    /// Gumbel AlphaZero's root search considering this many moves, in place of PUCT with Dirichlet
+    /// noise at the root (`temperature_plies`, `dirichlet_*` then do nothing): moves are sampled by
+    /// Gumbel-top-k and sequential halving, and the sample's policy is the improved policy; 0: off.
+    pub gumbel_actions: u32,
 }
 
 impl Default for SelfPlayConfig {
@@ -97,6 +101,7 @@ impl Default for SelfPlayConfig {
             dirichlet_alpha: 0.3,
             dirichlet_share: 0.25,
             temperature_plies: 16,
+            gumbel_actions: 0,
         }
     }
 }
@@ -126,11 +131,30 @@ pub struct OptimizerConfig {
     /// Training samples drawn per new position: steps per generation =
     /// new positions × this / batch size.
     pub reuse: f64,
+    /// What the value head learns: the game's result as win/draw/loss classes, or only its score.
+    pub value_target: ValueTarget,
+}
+
+/// The value loss: `wdl`, the cross-entropy of the predicted win/draw/loss probabilities (Leela Chess
+/// Zero), or `scalar`, the squared error of predicted win minus loss against the result in {−1, 0, 1}
+/// (AlphaZero); the network has the same three outputs either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueTarget {
+    #[default]
+    Wdl,
+    Scalar,
 }
 
 impl Default for OptimizerConfig {
     fn default() -> OptimizerConfig {
-        OptimizerConfig { batch_size: 256, learning_rate: 2e-3, weight_decay: 1e-4, reuse: 4.0 }
+        OptimizerConfig {
+            batch_size: 256,
+            learning_rate: 2e-3,
+            weight_decay: 1e-4,
+            reuse: 4.0,
+            value_target: ValueTarget::Wdl,
+        }
     }
 }
 
@@ -253,6 +277,7 @@ mod tests {
             (format!("{base}[selfplay]\nsimulation = 5\n"), "simulation"),
             (format!("{base}[network]\nsize = \"big\"\n"), "b<blocks>c<channels>"),
             (format!("{base}[optimizer]\nbatch_size = 0\n"), "batch_size"),
+            (format!("{base}[optimizer]\nvalue_target = \"mse\"\n"), "wdl"),
             (format!("{base}[evaluation]\nbaselines = [\"mcts:sim=5\"]\n"), "sim"),
             ("[run]\nname = \"../x\"\nspecs = [\"a\"]\n".to_string(), "plain folder name"),
             ("[run]\nspecs = [\"a\"]\n".to_string(), "name"),

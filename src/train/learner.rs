@@ -1,12 +1,13 @@
-//! The learner: Adam steps on the policy cross-entropy plus the win/draw/loss cross-entropy, with L2
-//! regularisation as Adam's weight decay.
+//! The learner: Adam steps on the policy cross-entropy plus the value loss (the win/draw/loss
+//! cross-entropy, or AlphaZero's squared error of the expected score), with L2 regularisation as Adam's
+//! weight decay.
 
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
-use burn::tensor::activation::log_softmax;
+use burn::tensor::activation::{log_softmax, softmax};
 
-use super::config::OptimizerConfig;
+use super::config::{OptimizerConfig, ValueTarget};
 use super::replay::Batch;
 use crate::nn::{NetShape, PolicyValueNet};
 
@@ -25,6 +26,7 @@ pub struct Learner {
     device: Device,
     shape: NetShape,
     learning_rate: f64,
+    value_target: ValueTarget,
 }
 
 impl Learner {
@@ -55,7 +57,8 @@ impl Learner {
     }
 
     fn from_net(net: PolicyValueNet, shape: NetShape, config: &OptimizerConfig, device: Device) -> Learner {
-        Learner { net, optimizer: optimizer(config), device, shape, learning_rate: config.learning_rate }
+        let (learning_rate, value_target) = (config.learning_rate, config.value_target);
+        Learner { net, optimizer: optimizer(config), device, shape, learning_rate, value_target }
     }
 
     /// The current weights for inference (no autodiff, batch norm on its running statistics).
@@ -81,8 +84,15 @@ impl Learner {
 
         let (policy, value) = self.net.forward(input); // [n, actions], [n, 3]
         let policy_loss = (log_softmax(policy, 1) * policy_target).sum_dim(1).mean().neg(); // [1]
-        let value_log = log_softmax(value, 1); // [n, 3]
-        let value_loss = (value_log.clone() * wdl_target.clone()).sum_dim(1).mean().neg(); // [1]
+        let value_log = log_softmax(value.clone(), 1); // [n, 3]
+        let value_loss = match self.value_target {
+            ValueTarget::Wdl => (value_log.clone() * wdl_target.clone()).sum_dim(1).mean().neg(),
+            ValueTarget::Scalar => {
+                // Win minus loss, predicted and actual: AlphaZero's value in [−1, 1].
+                let score = |wdl: Tensor<2>| wdl.clone().narrow(1, 0, 1) - wdl.narrow(1, 2, 1); // [n, 1]
+                (score(softmax(value, 1)) - score(wdl_target.clone())).square().mean()
+            }
+        }; // [1]
         let loss = policy_loss.clone() + value_loss.clone();
 
         let predicted = value_log.detach().argmax(1); // [n, 1]

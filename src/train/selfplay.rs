@@ -113,7 +113,7 @@ pub fn play_games<G: NetGame>(
                 let wdl = &inference.wdl[slot.leaves.start * 3..slot.leaves.end * 3];
                 write_evaluations(game, leaves, policy, wdl, actions, &mut evaluations);
                 slot.done += slot.search.absorb_evaluations(&evaluations);
-                if slot.full {
+                if slot.full || config.gumbel_actions > 0 {
                     slot.search.add_root_noise(&mut slot.rng);
                 }
             }
@@ -138,8 +138,10 @@ fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot
         simulations: config.simulations,
         c_puct: config.c_puct,
         batch: config.leaves_per_game,
-        root_noise: Some(DirichletNoise { alpha: config.dirichlet_alpha, epsilon: config.dirichlet_share }),
+        root_noise: (config.gumbel_actions == 0)
+            .then_some(DirichletNoise { alpha: config.dirichlet_alpha, epsilon: config.dirichlet_share }),
         reuse_tree: true,
+        gumbel_considered: config.gumbel_actions,
         ..SearchConfig::default()
     };
     let mut slot = Slot {
@@ -164,6 +166,7 @@ fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
     slot.full = config.fast_simulations == 0 || slot.rng.random::<f64>() < config.full_search_share;
     slot.wanted = if slot.full { config.simulations } else { config.fast_simulations };
     slot.done = 0;
+    slot.search.set_simulations(slot.wanted);
     slot.search.set_position(slot.line.start(), slot.line.moves());
 }
 
@@ -173,7 +176,7 @@ fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConf
     let temperature = if slot.line.plies() < config.temperature_plies { 1.0 } else { 0.0 };
     let chosen = slot.search.choose_move(temperature, &mut slot.rng).expect("a game not over has a move");
     if slot.full {
-        let policy = policy_target(game, &state, &slot.search, chosen);
+        let policy = policy_target(game, &state, &mut slot.search, chosen);
         let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
         encoder.encode(game, &state, slot.line.plies(), &mut planes);
         slot.targets.push(Target { ply: slot.line.plies(), policy: policy.clone() });
@@ -183,23 +186,33 @@ fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConf
     slot.line.play(chosen);
 }
 
-/// The visit distribution at the root; a proven root teaches its proof's move alone.
+/// The visit distribution at the root, or a Gumbel root's improved policy (its shares below
+/// [`MIN_POLICY_SHARE`] dropped); a proven root teaches its proof's move alone.
 fn policy_target<G: NetGame>(
     game: &G,
     state: &G::State,
-    search: &Mcts<G>,
+    search: &mut Mcts<G>,
     chosen: G::Move,
 ) -> Vec<(u32, f32)> {
     let total: u32 = search.root_visits().map(|(_, v)| v).sum();
     if search.root_proof().is_proven() || total == 0 {
         return vec![(game.action_index(state, chosen) as u32, 1.0)];
     }
-    search
-        .root_visits()
-        .filter(|&(_, visits)| visits > 0)
-        .map(|(mv, visits)| (game.action_index(state, mv) as u32, visits as f32 / total as f32))
-        .collect()
+    let mut improved = Vec::new();
+    let weights: Vec<(G::Move, f32)> = if search.improved_policy(&mut improved) {
+        let kept: f32 = improved.iter().filter(|&&p| p >= MIN_POLICY_SHARE).sum();
+        let moves = search.root_visits().map(|(mv, _)| mv);
+        moves.zip(improved).filter(|&(_, p)| p >= MIN_POLICY_SHARE).map(|(mv, p)| (mv, p / kept)).collect()
+    } else {
+        let visited = search.root_visits().filter(|&(_, visits)| visits > 0);
+        visited.map(|(mv, visits)| (mv, visits as f32 / total as f32)).collect()
+    };
+    weights.into_iter().map(|(mv, share)| (game.action_index(state, mv) as u32, share)).collect()
 }
+
+/// Improved-policy shares below this are left out of a training sample (they would only fill the
+/// replay window; the largest share is always above it).
+const MIN_POLICY_SHARE: f32 = 1e-3;
 
 /// The game's record, its samples labelled with the result.
 fn finish_game<G: NetGame>(mut slot: Slot<G>) -> FinishedGame {

@@ -18,17 +18,20 @@ fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-/// A fresh folder for one test, holding a copy of configs/smoke.toml (with `edit.0` replaced by `edit.1`)
-/// that writes its checkpoints there.
-fn smoke_setup(test: &str, edit: (&str, &str)) -> (PathBuf, PathBuf) {
+/// A fresh folder for one test, holding a copy of configs/smoke.toml (with each `edit.0` replaced by its
+/// `edit.1`) that writes its checkpoints there.
+fn smoke_setup(test: &str, edits: &[(&str, &str)]) -> (PathBuf, PathBuf) {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("training-{test}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let smoke = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke.toml")).unwrap();
     let checkpoints = dir.join("checkpoints");
-    let config = smoke
-        .replacen("[run]\n", &format!("[run]\ncheckpoint_dir = \"{}\"\n", checkpoints.display()), 1)
-        .replace(edit.0, edit.1);
+    let mut config =
+        smoke.replacen("[run]\n", &format!("[run]\ncheckpoint_dir = \"{}\"\n", checkpoints.display()), 1);
+    for (from, to) in edits {
+        assert!(config.contains(from), "smoke.toml has {from:?}");
+        config = config.replace(from, to);
+    }
     let path = dir.join("smoke.toml");
     std::fs::write(&path, config).unwrap();
     (path, checkpoints.join("smoke"))
@@ -41,7 +44,7 @@ fn latest_generation(run_dir: &Path) -> Option<u64> {
 
 #[test]
 fn the_smoke_config_trains_and_its_network_plays() {
-    let (config, run_dir) = smoke_setup("smoke", ("", ""));
+    let (config, run_dir) = smoke_setup("smoke", &[]);
     let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(latest_generation(&run_dir), Some(2));
@@ -96,9 +99,35 @@ fn the_smoke_config_trains_and_its_network_plays() {
     assert!(stderr(&output).contains("--resume"), "{}", stderr(&output));
 }
 
+/// The alternatives the A/B runs of docs/TRAINING.md measure train too: Gumbel AlphaZero's root, whose
+/// samples teach its improved policy, and AlphaZero's scalar value target.
+#[test]
+fn gumbel_roots_and_the_scalar_value_target_train() {
+    let edits = [
+        ("temperature_plies = 200", "gumbel_actions = 4"),
+        ("reuse = 1.0", "reuse = 1.0\nvalue_target = \"scalar\""),
+    ];
+    let (config, run_dir) = smoke_setup("gumbel", &edits);
+    let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(latest_generation(&run_dir), Some(2));
+    let replay = std::fs::read_to_string(run_dir.join("gen-000002/replay.jsonl")).unwrap();
+    let mut samples = 0;
+    for line in replay.lines() {
+        let game: serde_json::Value = serde_json::from_str(line).unwrap();
+        for target in game["targets"].as_array().unwrap() {
+            let shares = target["policy"].as_array().unwrap().iter().map(|pair| pair[1].as_f64().unwrap());
+            let total: f64 = shares.sum();
+            assert!((total - 1.0).abs() < 1e-3, "{target}");
+            samples += 1;
+        }
+    }
+    assert!(samples > 0, "full searches were recorded");
+}
+
 #[test]
 fn a_run_killed_with_sigkill_resumes_from_its_last_checkpoint() {
-    let (config, run_dir) = smoke_setup("kill", ("", ""));
+    let (config, run_dir) = smoke_setup("kill", &[]);
     let config = config.to_str().unwrap();
     let mut child = binary()
         .args(["train", config, "--quiet", "--generations", "1000"])
@@ -132,9 +161,9 @@ fn a_run_killed_with_sigkill_resumes_from_its_last_checkpoint() {
 
 #[test]
 fn bad_configs_and_mismatched_resumes_name_the_problem() {
-    let (config, _) = smoke_setup("bad", ("", ""));
+    let (config, _) = smoke_setup("bad", &[]);
     let config = config.to_str().unwrap();
-    let (typo, _) = smoke_setup("typo", ("window_games", "window"));
+    let (typo, _) = smoke_setup("typo", &[("window_games", "window")]);
     let output = run(&["train", typo.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("window"), "{}", stderr(&output));
