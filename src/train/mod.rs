@@ -26,7 +26,7 @@ use metrics::{Metrics, process_cpu_seconds};
 use replay::{Batch, MirrorMap, ReplayBuffer};
 use selfplay::{FinishedGame, GameJob};
 
-use crate::agents::{AgentSpec, MatchSettings, NetSettings, SearchSettings, derive_seed, run_match};
+use crate::agents::{AgentSpec, MatchSettings, derive_seed, run_match};
 use crate::game::{AnyGame, Side};
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::{NetGame, PolicyValueNet};
@@ -388,34 +388,32 @@ fn evaluate<G: NetGame>(
     generation: u64,
     show_progress: bool,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    let net =
-        AgentSpec::parse(&format!("net:path={},sims={}", saved.display(), config.evaluation.simulations))?;
-    let mut opponents: Vec<(String, AgentSpec)> = Vec::new();
+    let net_agent = |path: &Path, opening: u32| {
+        let sims = config.evaluation.simulations;
+        AgentSpec::parse(&format!("net:path={},sims={sims},open={opening}", path.display()))
+    };
+    // Each match: a name, the network's agent and its opponent's.
+    let mut matches: Vec<(String, AgentSpec, AgentSpec)> = Vec::new();
     for baseline in &config.evaluation.baselines {
-        opponents.push((baseline.replace([':', '=', ','], "_"), AgentSpec::parse(baseline)?));
+        let name = baseline.replace([':', '=', ','], "_");
+        matches.push((name, net_agent(saved, 0)?, AgentSpec::parse(baseline)?));
     }
     if config.evaluation.previous {
         // The generation saved just before this one: always kept, since at least two are.
         let previous = run_dir.join(format!("gen-{:06}", generation - 1));
         if previous.is_dir() {
-            let spec = format!("net:path={},sims={}", previous.display(), config.evaluation.simulations);
-            opponents.push(("previous".to_string(), AgentSpec::parse(&spec)?));
+            // Two networks at temperature 0 play the same two games over and over (seats alternating);
+            // drawn openings make the match a sample of games.
+            let opening = PREVIOUS_MATCH_OPENING;
+            matches.push((
+                "previous".to_string(),
+                net_agent(saved, opening)?,
+                net_agent(&previous, opening)?,
+            ));
         }
     }
     let mut scores = Vec::new();
-    for (name, opponent) in opponents {
-        // Two networks at temperature 0 play the same two games over and over (seats alternating);
-        // drawn openings make a match between networks a sample of games.
-        let (net, opponent) = match (&net, opponent) {
-            (AgentSpec::Net(ours), AgentSpec::Net(theirs)) => {
-                let varied = |s: &NetSettings| {
-                    let search = SearchSettings { opening: PREVIOUS_MATCH_OPENING, ..s.search };
-                    AgentSpec::Net(NetSettings { search, ..s.clone() })
-                };
-                (varied(ours), varied(&theirs))
-            }
-            (_, opponent) => (net.clone(), opponent),
-        };
+    for (name, net, opponent) in matches {
         let settings = MatchSettings {
             games: config.evaluation.games,
             seed: derive_seed(config.run.seed, 0xe7a1 ^ generation),
