@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::AgentSpec;
+use crate::agents::{AgentSpec, MctsSettings};
 use crate::nn::TowerSize;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -16,6 +16,8 @@ pub struct TrainConfig {
     pub network: NetworkConfig,
     #[serde(default)]
     pub selfplay: SelfPlayConfig,
+    #[serde(default)]
+    pub bootstrap: BootstrapConfig,
     #[serde(default)]
     pub replay: ReplayConfig,
     #[serde(default)]
@@ -102,6 +104,33 @@ impl Default for SelfPlayConfig {
             dirichlet_share: 0.25,
             temperature_plies: 16,
             gumbel_actions: 0,
+        }
+    }
+}
+
+/// Teacher games at the start of a run ([`super::teacher`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BootstrapConfig {
+    /// The rollout MCTS agent (an `mcts:` spec) that plays the teacher games.
+    pub teacher: String,
+    /// The first this-many generations play teacher games instead of self-play; 0: none.
+    pub generations: u64,
+}
+
+impl Default for BootstrapConfig {
+    fn default() -> BootstrapConfig {
+        BootstrapConfig { teacher: "mcts:sims=800".to_string(), generations: 0 }
+    }
+}
+
+impl BootstrapConfig {
+    /// The teacher's settings; `Err` names what is wrong with `teacher`.
+    pub fn teacher_settings(&self) -> Result<MctsSettings, String> {
+        match AgentSpec::parse(&self.teacher) {
+            Ok(AgentSpec::Mcts(settings)) => Ok(settings),
+            Ok(other) => Err(format!("bootstrap.teacher must be a rollout `mcts:` agent, not `{other}`")),
+            Err(e) => Err(format!("bootstrap.teacher: {e}")),
         }
     }
 }
@@ -240,6 +269,7 @@ impl TrainConfig {
         if let Some((_, problem)) = checks.iter().find(|(ok, _)| !ok) {
             return Err(problem.to_string());
         }
+        self.bootstrap.teacher_settings()?;
         for baseline in &self.evaluation.baselines {
             AgentSpec::parse(baseline).map_err(|e| format!("evaluation.baselines: {e}"))?;
         }
@@ -279,6 +309,9 @@ mod tests {
             (format!("{base}[optimizer]\nbatch_size = 0\n"), "batch_size"),
             (format!("{base}[optimizer]\nvalue_target = \"mse\"\n"), "wdl"),
             (format!("{base}[evaluation]\nbaselines = [\"mcts:sim=5\"]\n"), "sim"),
+            (format!("{base}[bootstrap]\nteacher = \"random\"\n"), "must be a rollout `mcts:` agent"),
+            (format!("{base}[bootstrap]\nteacher = \"mcts:sims=x\"\n"), "bootstrap.teacher"),
+            (format!("{base}[bootstrap]\ngames = 3\n"), "games"),
             ("[run]\nname = \"../x\"\nspecs = [\"a\"]\n".to_string(), "plain folder name"),
             ("[run]\nspecs = [\"a\"]\n".to_string(), "name"),
         ];

@@ -10,6 +10,7 @@ pub mod learner;
 pub mod metrics;
 pub mod replay;
 pub mod selfplay;
+pub mod teacher;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -26,7 +27,7 @@ use metrics::{Metrics, process_cpu_seconds};
 use replay::{Batch, MirrorMap, ReplayBuffer};
 use selfplay::{FinishedGame, GameJob};
 
-use crate::agents::{AgentSpec, MatchSettings, derive_seed, run_match};
+use crate::agents::{AgentSpec, MatchSettings, MctsSettings, derive_seed, run_match};
 use crate::game::{AnyGame, Side};
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::{NetGame, PolicyValueNet};
@@ -163,6 +164,9 @@ fn train_family<G: NetGame>(
         // already in the window: this generation's games train the next one (one generation of delay,
         // as in KataGo's asynchronous loop), so neither phase leaves a core idle while the other runs.
         let net = learner.inference_net();
+        // Teacher games for the run's first generations (the config check parsed the teacher).
+        let teacher = (generation <= config.bootstrap.generations)
+            .then(|| config.bootstrap.teacher_settings().expect("a checked config"));
         let steps = ((replay.recent_positions(config.selfplay.games_per_generation) as f64
             * config.optimizer.reuse)
             / config.optimizer.batch_size as f64)
@@ -173,7 +177,7 @@ fn train_family<G: NetGame>(
         let played = std::thread::scope(|scope| {
             let selfplay = scope.spawn(|| {
                 let started = Instant::now();
-                let played = self_play(config, &games, &net, counters.games, show_progress);
+                let played = self_play(config, &games, &net, teacher.as_ref(), counters.games, show_progress);
                 (played, started.elapsed().as_secs_f64())
             });
             let train_started = Instant::now();
@@ -232,6 +236,7 @@ fn train_family<G: NetGame>(
             ("selfplay/side1_win_rate", stats.wins[1]),
             ("selfplay/draw_rate", stats.draws),
             ("selfplay/game_length", stats.mean_plies),
+            ("selfplay/teacher", if teacher.is_some() { 1.0 } else { 0.0 }),
             ("speed/games_per_second", played_games as f64 / selfplay_seconds),
             ("speed/positions_per_second", new_positions as f64 / selfplay_seconds),
             (
@@ -252,8 +257,9 @@ fn train_family<G: NetGame>(
         metrics.record(generation, &values);
         let scores_text: String =
             scores.iter().map(|(name, s)| format!(", {name} {:.0}%", s * 100.0)).collect();
+        let by = if teacher.is_some() { " teacher" } else { "" };
         eprintln!(
-            "generation {generation}: {played_games} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%), \
+            "generation {generation}: {played_games}{by} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%), \
              {steps} steps, policy loss {:.3}, value loss {:.3}, {wall:.0} s, CPU {:.0}%{scores_text}",
             stats.mean_plies,
             games[0].side_names()[0],
@@ -299,11 +305,13 @@ fn progress(show: bool, length: u64, what: &'static str) -> ProgressBar {
     bar
 }
 
-/// One generation's games, split across the worker threads; returned in game order.
+/// One generation's games, split across the worker threads; returned in game order. The network plays
+/// them, or the teacher when there is one.
 fn self_play<G: NetGame>(
     config: &TrainConfig,
     games: &[G],
     net: &PolicyValueNet,
+    teacher: Option<&MctsSettings>,
     games_before: u64,
     show_progress: bool,
 ) -> Vec<FinishedGame> {
@@ -329,11 +337,20 @@ fn self_play<G: NetGame>(
         for _ in 0..workers {
             let (bar, finished, jobs, next) = (&bar, &finished, &jobs, &next);
             scope.spawn(move || {
-                let play = || {
-                    selfplay::play_games(games, net, &config.selfplay, jobs, next, &mut |game| {
-                        bar.inc(1);
-                        finished.lock().expect("no self-play worker panics holding the lock").push(game);
-                    })
+                let mut on_finished = |game| {
+                    bar.inc(1);
+                    finished.lock().expect("no self-play worker panics holding the lock").push(game);
+                };
+                let mut play = || match teacher {
+                    Some(teacher) => teacher::play_teacher_games(
+                        games,
+                        teacher,
+                        &config.selfplay,
+                        jobs,
+                        next,
+                        &mut on_finished,
+                    ),
+                    None => selfplay::play_games(games, net, &config.selfplay, jobs, next, &mut on_finished),
                 };
                 match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
                     Ok(pool) => pool.install(play),

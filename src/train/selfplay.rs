@@ -46,10 +46,49 @@ struct Slot<G: NetGame> {
     full: bool,
     /// Where this slot's leaves sit in the shared batch.
     leaves: std::ops::Range<usize>,
+    samples: GameSamples,
+}
+
+/// The training samples of a game in progress.
+#[derive(Default)]
+pub(super) struct GameSamples {
     targets: Vec<Target>,
     positions: Vec<Position>,
     /// The player to move at each recorded position, to label it with the result at the end.
     movers: Vec<Side>,
+}
+
+impl GameSamples {
+    /// Records the position `line` stands at with the search's move distribution `policy`.
+    pub(super) fn record<G: NetGame>(
+        &mut self,
+        game: &G,
+        encoder: &G::Encoder,
+        line: &Playthrough<G>,
+        policy: Vec<(u32, f32)>,
+    ) {
+        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
+        encoder.encode(game, line.state(), line.plies(), &mut planes);
+        self.targets.push(Target { ply: line.plies(), policy: policy.clone() });
+        self.positions.push(Position { planes, policy, wdl: [0.0; 3] });
+        self.movers.push(game.to_move(line.state()));
+    }
+
+    /// The finished game's record, its samples labelled with the result.
+    pub(super) fn finish<G: NetGame>(mut self, job: GameJob, line: &Playthrough<G>) -> FinishedGame {
+        let outcome = line.outcome().expect("a finished game");
+        for (position, &mover) in self.positions.iter_mut().zip(&self.movers) {
+            position.wdl = wdl_target(outcome.winner, mover);
+        }
+        let saved = SavedGame {
+            spec: job.spec,
+            moves: line.move_texts(),
+            targets: self.targets,
+            winner: outcome.winner.map(|s| s.index() as u8),
+            reason: outcome.reason.as_str().to_string(),
+        };
+        FinishedGame { index: job.index, saved, positions: self.positions, plies: line.plies() }
+    }
 }
 
 /// Plays games on one thread, `config.concurrent_games` at a time, calling `on_finished` as each game
@@ -123,7 +162,7 @@ pub fn play_games<G: NetGame>(
                 finish_move(game, &encoder, config, slot);
                 if slot.line.is_over() {
                     let slot = slots.swap_remove(index);
-                    on_finished(finish_game(slot));
+                    on_finished(slot.samples.finish(slot.job, &slot.line));
                     continue;
                 }
                 start_move(config, slot);
@@ -153,9 +192,7 @@ fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot
         done: 0,
         full: true,
         leaves: 0..0,
-        targets: Vec::new(),
-        positions: Vec::new(),
-        movers: Vec::new(),
+        samples: GameSamples::default(),
     };
     start_move(config, &mut slot);
     slot
@@ -172,23 +209,18 @@ fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
 
 /// Picks and plays the searched move, recording a training sample after a full search.
 fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConfig, slot: &mut Slot<G>) {
-    let state = slot.line.state().clone();
     let temperature = if slot.line.plies() < config.temperature_plies { 1.0 } else { 0.0 };
     let chosen = slot.search.choose_move(temperature, &mut slot.rng).expect("a game not over has a move");
     if slot.full {
-        let policy = policy_target(game, &state, &mut slot.search, chosen);
-        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
-        encoder.encode(game, &state, slot.line.plies(), &mut planes);
-        slot.targets.push(Target { ply: slot.line.plies(), policy: policy.clone() });
-        slot.positions.push(Position { planes, policy, wdl: [0.0; 3] });
-        slot.movers.push(game.to_move(&state));
+        let policy = policy_target(game, slot.line.state(), &mut slot.search, chosen);
+        slot.samples.record(game, encoder, &slot.line, policy);
     }
     slot.line.play(chosen);
 }
 
 /// The visit distribution at the root, or a Gumbel root's improved policy (its shares below
 /// [`MIN_POLICY_SHARE`] dropped); a proven root teaches its proof's move alone.
-fn policy_target<G: NetGame>(
+pub(super) fn policy_target<G: NetGame>(
     game: &G,
     state: &G::State,
     search: &mut Mcts<G>,
@@ -213,19 +245,3 @@ fn policy_target<G: NetGame>(
 /// Improved-policy shares below this are left out of a training sample (they would only fill the
 /// replay window; the largest share is always above it).
 const MIN_POLICY_SHARE: f32 = 1e-3;
-
-/// The game's record, its samples labelled with the result.
-fn finish_game<G: NetGame>(mut slot: Slot<G>) -> FinishedGame {
-    let outcome = slot.line.outcome().expect("a finished game");
-    for (position, &mover) in slot.positions.iter_mut().zip(&slot.movers) {
-        position.wdl = wdl_target(outcome.winner, mover);
-    }
-    let saved = SavedGame {
-        spec: slot.job.spec,
-        moves: slot.line.move_texts(),
-        targets: slot.targets,
-        winner: outcome.winner.map(|s| s.index() as u8),
-        reason: outcome.reason.as_str().to_string(),
-    };
-    FinishedGame { index: slot.job.index, saved, positions: slot.positions, plies: slot.line.plies() }
-}

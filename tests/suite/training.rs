@@ -125,6 +125,38 @@ fn gumbel_roots_and_the_scalar_value_target_train() {
     assert!(samples > 0, "full searches were recorded");
 }
 
+/// `bootstrap.generations = 1`: rollout MCTS plays generation 1, so its games depend on the seed alone,
+/// not on the network; generation 2 is the network's self-play. Two runs whose networks differ show both.
+#[test]
+fn teacher_games_bootstrap_the_first_generation() {
+    let bootstrap = ("[replay]\n", "[bootstrap]\nteacher = \"mcts:sims=16\"\ngenerations = 1\n\n[replay]\n");
+    let play = |test: &str, size: &str| {
+        let (config, run_dir) = smoke_setup(test, &[bootstrap, ("b1c8", size)]);
+        let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(stderr(&output).contains("generation 1: 4 teacher games"), "{}", stderr(&output));
+        let metrics = std::fs::read_to_string(run_dir.join("logs/metrics.jsonl")).unwrap();
+        let teacher: Vec<f64> = metrics
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["selfplay/teacher"].as_f64().unwrap()
+            })
+            .collect();
+        assert_eq!(teacher, [1.0, 0.0], "TensorBoard marks the teacher's generation");
+        let replay = std::fs::read_to_string(run_dir.join("gen-000002/replay.jsonl")).unwrap();
+        let games: Vec<serde_json::Value> =
+            replay.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(games.len(), 8, "both generations' games are in the window");
+        let samples: usize = games[..4].iter().map(|g| g["targets"].as_array().unwrap().len()).sum();
+        assert!(samples > 0, "teacher games are samples");
+        games.iter().map(|g| g["moves"].clone()).collect::<Vec<_>>()
+    };
+    let small = play("teacher-b1c4", "b1c4");
+    let large = play("teacher-b1c8", "b1c8");
+    assert_eq!(small[..4], large[..4], "the teacher's games do not depend on the network");
+    assert_ne!(small[4..], large[4..], "self-play games do");
+}
+
 #[test]
 fn a_run_killed_with_sigkill_resumes_from_its_last_checkpoint() {
     let (config, run_dir) = smoke_setup("kill", &[]);

@@ -1,0 +1,54 @@
+//! Teacher games: rollout MCTS plays the first generations of a run in place of the network, and its
+//! root visit distributions become the policy targets. This is expert iteration's first step (Anthony,
+//! Tian and Barber 2017, whose first expert was rollout MCTS too): a network that starts from nothing
+//! learns a policy and a value worth searching with from games that are already played with some sense,
+//! instead of from its own random play, where one side may win nearly every game and teach nothing.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+use super::config::SelfPlayConfig;
+use super::selfplay::{FinishedGame, GameJob, GameSamples, policy_target};
+use crate::agents::{MctsSettings, derive_seed};
+use crate::game::Playthrough;
+use crate::nn::{Encoder, NetGame};
+use crate::search::{Mcts, RolloutEvaluator};
+
+/// Plays teacher games on one thread until `jobs` runs out (workers share it through `next`). As in
+/// self-play, the first `temperature_plies` moves are drawn in proportion to visits so that the games
+/// differ, and a move becomes a sample with probability `full_search_share` (when playout-cap
+/// randomisation is on): the teacher searches every move alike, but samples spread over more games are
+/// less alike than whole games, and the learner's steps per game stay those of self-play.
+pub fn play_teacher_games<G: NetGame>(
+    games: &[G],
+    teacher: &MctsSettings,
+    config: &SelfPlayConfig,
+    jobs: &[GameJob],
+    next: &AtomicUsize,
+    on_finished: &mut dyn FnMut(FinishedGame),
+) {
+    let encoder = G::Encoder::for_game(&games[0]);
+    while let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+        let game = &games[job.spec];
+        let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(job.seed, 0));
+        let mut evaluator = RolloutEvaluator::new(teacher.rollout, derive_seed(job.seed, 1));
+        let mut search = Mcts::new(game.clone(), teacher.search.config());
+        let mut line = Playthrough::new(game.clone());
+        let mut samples = GameSamples::default();
+        while !line.is_over() {
+            search.set_position(line.start(), line.moves());
+            search.run(&mut evaluator, &mut rng);
+            let opening = line.plies() < config.temperature_plies;
+            let temperature = if opening { 1.0 } else { teacher.search.temperature };
+            let chosen = search.choose_move(temperature, &mut rng).expect("a game not over has a move");
+            if config.fast_simulations == 0 || rng.random::<f64>() < config.full_search_share {
+                let policy = policy_target(game, line.state(), &mut search, chosen);
+                samples.record(game, &encoder, &line, policy);
+            }
+            line.play(chosen);
+        }
+        on_finished(samples.finish(job, &line));
+    }
+}
