@@ -108,6 +108,15 @@ impl Default for SelfPlayConfig {
     }
 }
 
+impl SelfPlayConfig {
+    /// Whether the next move gets a full search and becomes a sample (playout-cap randomisation): always
+    /// when fast searches are off, else with probability `full_search_share`.
+    pub fn draw_full_search<R: rand::Rng>(&self, rng: &mut R) -> bool {
+        use rand::RngExt;
+        self.fast_simulations == 0 || rng.random::<f64>() < self.full_search_share
+    }
+}
+
 /// Teacher games at the start of a run ([`super::teacher`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

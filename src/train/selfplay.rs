@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use burn::prelude::*;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::config::SelfPlayConfig;
@@ -200,7 +200,7 @@ fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot
 
 /// Sets up the search of the slot's next move: full or fast.
 fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
-    slot.full = config.fast_simulations == 0 || slot.rng.random::<f64>() < config.full_search_share;
+    slot.full = config.draw_full_search(&mut slot.rng);
     slot.wanted = if slot.full { config.simulations } else { config.fast_simulations };
     slot.done = 0;
     slot.search.set_simulations(slot.wanted);

@@ -6,7 +6,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::config::SelfPlayConfig;
@@ -43,7 +43,7 @@ pub fn play_teacher_games<G: NetGame>(
             let opening = line.plies() < config.temperature_plies;
             let temperature = if opening { 1.0 } else { teacher.search.temperature };
             let chosen = search.choose_move(temperature, &mut rng).expect("a game not over has a move");
-            if config.fast_simulations == 0 || rng.random::<f64>() < config.full_search_share {
+            if config.draw_full_search(&mut rng) {
                 let policy = policy_target(game, line.state(), &mut search, chosen);
                 samples.record(game, &encoder, &line, policy);
             }
