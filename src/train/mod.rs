@@ -21,6 +21,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use config::SelfPlayConfig;
 pub use config::TrainConfig;
 use learner::{Learner, StepLosses};
 use metrics::{Metrics, process_cpu_seconds};
@@ -327,6 +328,15 @@ fn self_play<G: NetGame>(
         })
         .collect();
     let workers = config.selfplay.workers.min(count);
+    // A worker fills its slots from the shared queue at once, so with fewer games than
+    // workers × concurrent_games the first worker would take most of them and the others sit idle
+    // when their few are done (48 imperial games split 32/16 kept self-play near 160% CPU). No worker
+    // holds more than its fair share of the generation at once.
+    let worker_config = SelfPlayConfig {
+        concurrent_games: config.selfplay.concurrent_games.min(count.div_ceil(workers)),
+        ..config.selfplay.clone()
+    };
+    let worker_config = &worker_config;
     let bar = progress(show_progress, count as u64, "self-play");
     let finished: Mutex<Vec<FinishedGame>> = Mutex::new(Vec::with_capacity(count));
     // Each worker runs inside a rayon pool of its own single thread, so burn's parallel kernels run
@@ -345,12 +355,12 @@ fn self_play<G: NetGame>(
                     Some(teacher) => teacher::play_teacher_games(
                         games,
                         teacher,
-                        &config.selfplay,
+                        worker_config,
                         jobs,
                         next,
                         &mut on_finished,
                     ),
-                    None => selfplay::play_games(games, net, &config.selfplay, jobs, next, &mut on_finished),
+                    None => selfplay::play_games(games, net, worker_config, jobs, next, &mut on_finished),
                 };
                 match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
                     Ok(pool) => pool.install(play),
