@@ -7,7 +7,8 @@ figures come from one machine state.
     pip install onnx onnxruntime numpy
     python3 scripts/onnx_reference.py sixteen-rebels --size b4c32 --batches 1,8,64
 
-Prints one markdown table: batch, burn positions/s, ONNX Runtime positions/s, ratio.
+Prints one markdown table: batch, then positions/s and GFLOP/s of burn's forward, of the inference forward
+the search uses (src/nn/inference.rs) and of ONNX Runtime, and the two ratios to ONNX Runtime.
 """
 import argparse
 import re
@@ -103,7 +104,9 @@ def main():
     mflop = float(header.group(5))
     per_cell = re.search(r"per-cell policy head of (\d+) kinds", burn)
     kinds = int(per_cell.group(1)) if per_cell else None
-    burn_rates = {int(b): float(r) for b, r, _ in re.findall(r"^\s*(\d+)\s+(\d+)\s+([\d.]+)$", burn, re.M)}
+    # Rows: batch, burn's forward (positions/s, GFLOP/s), the inference forward (positions/s, GFLOP/s).
+    rates = {int(b): (float(burn_rate), float(ours)) for b, burn_rate, _, ours, _ in
+             re.findall(r"^\s*(\d+)\s+(\d+)\s+([\d.]+)\s+(\d+)\s+([\d.]+)$", burn, re.M)}
     blocks, channels = map(int, re.fullmatch(r"b(\d+)c(\d+)", args.size).groups())
 
     options = ort.SessionOptions()
@@ -113,8 +116,9 @@ def main():
     head = f"per-cell policy head ({kinds} kinds)" if kinds else "dense policy head"
     print(f"{args.spec} {args.size}: {planes}×{height}×{width} input, {actions} actions, {head}, {mflop} MFLOP/position; "
           f"onnxruntime {ort.__version__}, {args.threads} threads")
-    print("| batch | burn flex positions/s | burn GFLOP/s | ONNX Runtime positions/s | ORT GFLOP/s | burn / ORT |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| batch | burn flex positions/s | burn GFLOP/s | inference forward positions/s | its GFLOP/s "
+          "| ONNX Runtime positions/s | ORT GFLOP/s | burn / ORT | inference / ORT |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for batch in map(int, args.batches.split(",")):
         data = np.random.default_rng(1).random((batch, planes, height, width), dtype=np.float32)
         session.run(None, {"input": data})
@@ -123,9 +127,9 @@ def main():
             session.run(None, {"input": data})
             count += batch
         ort_rate = count / (time.perf_counter() - start)
-        b = burn_rates[batch]
-        print(f"| {batch} | {b:.0f} | {b * mflop / 1e3:.2f} | {ort_rate:.0f} | {ort_rate * mflop / 1e3:.2f} | "
-              f"{b / ort_rate:.2f} |")
+        b, ours = rates[batch]
+        print(f"| {batch} | {b:.0f} | {b * mflop / 1e3:.2f} | {ours:.0f} | {ours * mflop / 1e3:.2f} | {ort_rate:.0f} | "
+              f"{ort_rate * mflop / 1e3:.2f} | {b / ort_rate:.2f} | {ours / ort_rate:.2f} |")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ use super::mcts::MctsAgent;
 use super::random::RandomAgent;
 use super::{Agent, derive_seed};
 use crate::game::playout::RolloutPolicy;
-use crate::nn::{NetEvaluator, NetGame, checkpoint};
+use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint};
 use crate::search::{RolloutEvaluator, SearchConfig};
 
 /// Every agent name with its keys, for help texts and error messages.
@@ -200,7 +200,7 @@ impl AgentSpec {
                     checkpoint::load_for_game(Path::new(&settings.path), game, &device).map_err(|e| {
                         AgentError::Checkpoint { agent: self.to_string(), problem: e.to_string() }
                     })?;
-                let evaluator = NetEvaluator::new(game, net, device);
+                let evaluator = NetEvaluator::new(game, InferenceNet::new(&net));
                 Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
             AgentSpec::Human => Err(AgentError::HumanNotHere),

@@ -1,13 +1,16 @@
 //! `rebel-zero bench-net`: network inference speed (positions/s and GFLOP/s) per batch size, for the
-//! shape of a ruleset's network, on burn's CPU backend.
+//! shape of a ruleset's network: burn's forward pass (flex CPU backend) and the inference forward pass
+//! the search uses ([`InferenceNet`]), on the same weights and inputs. Both use the global rayon pool
+//! (`RAYON_NUM_THREADS=1` measures one core, as a self-play worker runs).
 
 use std::time::{Duration, Instant};
 
 use burn::prelude::*;
 use clap::Args;
 
-use crate::nn::evaluator::infer;
-use crate::nn::{NetGame, NetShape, PolicyHead, PolicyValueNet, TowerSize, checkpoint::Checkpoint};
+use crate::nn::{
+    Inference, InferenceNet, NetGame, NetShape, PolicyHead, PolicyValueNet, TowerSize, checkpoint::Checkpoint,
+};
 
 #[derive(Args, Debug)]
 pub struct BenchNetArgs {
@@ -53,8 +56,9 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
         PolicyHead::Dense => "dense policy head".to_string(),
         PolicyHead::PerCell { kinds } => format!("per-cell policy head of {kinds} kinds"),
     };
+    let fast = InferenceNet::new(&net);
     println!(
-        "burn flex network {} for {}: {} planes on {}×{}, {} actions, {:.2} MFLOP per position, {head}",
+        "network {} for {}: {} planes on {}×{}, {} actions, {:.2} MFLOP per position, {head}",
         shape.tower,
         args.spec,
         shape.planes,
@@ -63,21 +67,38 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
         shape.actions,
         flops / 1e6
     );
-    println!("{:>6} {:>14} {:>10}", "batch", "positions/s", "GFLOP/s");
+    println!("{:>6} {:>25} {:>25}", "batch", "burn flex forward", "inference forward");
+    println!("{:>6} {:>14} {:>10} {:>14} {:>10}", "", "positions/s", "GFLOP/s", "positions/s", "GFLOP/s");
+    let budget = Duration::from_secs_f64(args.seconds);
     for &batch in &args.batches {
         anyhow::ensure!(batch >= 1, "batch sizes must be ≥ 1");
         let input: Vec<f32> = (0..batch * per_position).map(|i| (i % 3) as f32 * 0.5).collect();
-        let run = || infer(&net, &device, input.clone(), batch, [shape.planes, height, width]);
-        run(); // warm up
-        let budget = Duration::from_secs_f64(args.seconds);
-        let started = Instant::now();
-        let mut positions = 0usize;
-        while started.elapsed() < budget {
-            std::hint::black_box(run());
-            positions += batch;
-        }
-        let rate = positions as f64 / started.elapsed().as_secs_f64();
-        println!("{batch:>6} {rate:>14.0} {:>10.2}", rate * flops / 1e9);
+        let dims = [batch, shape.planes, height, width];
+        let burn_rate = positions_per_second(batch, budget, || {
+            let tensor = Tensor::<4>::from_data(TensorData::new(input.clone(), dims), &device);
+            let (policy, value) = net.forward(tensor);
+            let wdl = burn::tensor::activation::softmax(value, 1);
+            (policy.into_data(), wdl.into_data())
+        });
+        let mut output = Inference::default();
+        let fast_rate = positions_per_second(batch, budget, || fast.infer(&input, batch, &mut output));
+        println!(
+            "{batch:>6} {burn_rate:>14.0} {:>10.2} {fast_rate:>14.0} {:>10.2}",
+            burn_rate * flops / 1e9,
+            fast_rate * flops / 1e9
+        );
     }
     Ok(())
+}
+
+/// Runs `run` (one batch of `batch` positions) once to warm up, then for `budget`.
+fn positions_per_second<T>(batch: usize, budget: Duration, mut run: impl FnMut() -> T) -> f64 {
+    run();
+    let started = Instant::now();
+    let mut positions = 0usize;
+    while started.elapsed() < budget {
+        std::hint::black_box(run());
+        positions += batch;
+    }
+    positions as f64 / started.elapsed().as_secs_f64()
 }

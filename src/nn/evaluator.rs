@@ -1,58 +1,29 @@
-//! The network as the search's [`Evaluator`]: a batch of leaves is encoded into one input tensor, run
+//! The network as the search's [`Evaluator`]: a batch of leaves is encoded into one input batch, run
 //! through the network once, and turned into priors over each leaf's legal moves (a softmax over their
 //! logits only, which masks the illegal ones) and a value `P(win) − P(loss)` for its player to move.
 
-use burn::prelude::*;
-
-use super::{Encoder, NetGame, PolicyValueNet};
+use super::{Encoder, Inference, InferenceNet, NetGame};
 use crate::search::{Evaluations, Evaluator, LeafBatch};
-
-/// The raw network outputs of one batch, row-major.
-pub struct Inference {
-    /// `[positions, actions]` policy logits.
-    pub policy: Vec<f32>,
-    /// `[positions, 3]` win/draw/loss probabilities for the player to move.
-    pub wdl: Vec<f32>,
-}
-
-/// Runs `net` on `positions` encoded positions laid end to end in `input`.
-pub fn infer(
-    net: &PolicyValueNet,
-    device: &Device,
-    input: Vec<f32>,
-    positions: usize,
-    shape: [usize; 3],
-) -> Inference {
-    let [planes, height, width] = shape;
-    let input = Tensor::<4>::from_data(TensorData::new(input, [positions, planes, height, width]), device);
-    let (policy, value) = net.forward(input);
-    let wdl = burn::tensor::activation::softmax(value, 1); // [positions, 3]
-    Inference {
-        policy: policy.into_data().try_into_vec::<f32>().expect("the policy head gives f32"),
-        wdl: wdl.into_data().try_into_vec::<f32>().expect("the value head gives f32"),
-    }
-}
 
 /// A network evaluating leaves for one game.
 #[derive(Clone, Debug)]
 pub struct NetEvaluator<G: NetGame> {
-    net: PolicyValueNet,
-    device: Device,
+    net: InferenceNet,
     encoder: G::Encoder,
     actions: usize,
     input: Vec<f32>,
+    output: Inference,
 }
 
 impl<G: NetGame> NetEvaluator<G> {
-    /// `net` must have been built for `game`'s shape ([`NetGame::net_shape`]); inference runs on the
-    /// net as given, so pass `net.valid()`-style inference weights.
-    pub fn new(game: &G, net: PolicyValueNet, device: Device) -> NetEvaluator<G> {
+    /// `net` must have been built for `game`'s shape ([`NetGame::net_shape`]).
+    pub fn new(game: &G, net: InferenceNet) -> NetEvaluator<G> {
         NetEvaluator {
             net,
-            device,
             encoder: G::Encoder::for_game(game),
             actions: game.facts().action_count,
             input: Vec::new(),
+            output: Inference::default(),
         }
     }
 }
@@ -65,11 +36,8 @@ impl<G: NetGame> Evaluator<G> for NetEvaluator<G> {
         for (leaf, slot) in self.input.chunks_exact_mut(len).enumerate() {
             self.encoder.encode(game, leaves.state(leaf), leaves.plies(leaf), slot);
         }
-        let (width, height) = self.encoder.grid();
-        let shape = [self.encoder.planes(), height, width];
-        // burn takes the buffer; the next call allocates a fresh one.
-        let inference = infer(&self.net, &self.device, std::mem::take(&mut self.input), positions, shape);
-        write_evaluations(game, leaves, &inference.policy, &inference.wdl, self.actions, out);
+        self.net.infer(&self.input, positions, &mut self.output);
+        write_evaluations(game, leaves, &self.output.policy, &self.output.wdl, self.actions, out);
     }
 }
 

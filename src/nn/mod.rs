@@ -8,12 +8,14 @@
 pub mod checkpoint;
 pub mod encode;
 pub mod evaluator;
+pub mod inference;
 pub mod model;
 pub mod symmetry;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use encode::{Encoder, chess::ChessEncoder, hunt::HuntEncoder, imperial::ImperialEncoder};
 pub use evaluator::NetEvaluator;
+pub use inference::{Inference, InferenceNet};
 pub use model::{NetShape, PolicyHead, PolicyValueNet, TowerSize};
 pub use symmetry::{Mirror, mirror_planes};
 

@@ -110,9 +110,9 @@ impl NetShape {
 }
 
 #[derive(Module, Debug)]
-struct ConvNorm {
-    conv: Conv2d,
-    norm: BatchNorm,
+pub(super) struct ConvNorm {
+    pub(super) conv: Conv2d,
+    pub(super) norm: BatchNorm,
 }
 
 impl ConvNorm {
@@ -133,9 +133,9 @@ impl ConvNorm {
 }
 
 #[derive(Module, Debug)]
-struct ResidualBlock {
-    first: ConvNorm,
-    second: ConvNorm,
+pub(super) struct ResidualBlock {
+    pub(super) first: ConvNorm,
+    pub(super) second: ConvNorm,
 }
 
 impl ResidualBlock {
@@ -149,16 +149,20 @@ impl ResidualBlock {
 /// moves) and win/draw/loss logits for the player to move.
 #[derive(Module, Debug)]
 pub struct PolicyValueNet {
-    stem: ConvNorm,
-    tower: Vec<ResidualBlock>,
-    policy_conv: ConvNorm,
+    /// Not a parameter: fixed by the constructor, and not saved with the weights (a checkpoint keeps
+    /// it in its metadata).
+    #[module(skip)]
+    shape: NetShape,
+    pub(super) stem: ConvNorm,
+    pub(super) tower: Vec<ResidualBlock>,
+    pub(super) policy_conv: ConvNorm,
     /// The dense head's last layer ([`PolicyHead::Dense`]).
-    policy_out: Option<Linear>,
+    pub(super) policy_out: Option<Linear>,
     /// The per-cell head's last layer ([`PolicyHead::PerCell`]).
-    policy_cells: Option<Conv2d>,
-    value_conv: ConvNorm,
-    value_hidden: Linear,
-    value_out: Linear,
+    pub(super) policy_cells: Option<Conv2d>,
+    pub(super) value_conv: ConvNorm,
+    pub(super) value_hidden: Linear,
+    pub(super) value_out: Linear,
 }
 
 impl PolicyValueNet {
@@ -181,6 +185,7 @@ impl PolicyValueNet {
             }
         };
         PolicyValueNet {
+            shape: *shape,
             stem: ConvNorm::new(shape.planes, c, 3, device),
             tower: (0..shape.tower.blocks)
                 .map(|_| ResidualBlock {
@@ -195,6 +200,10 @@ impl PolicyValueNet {
             value_hidden: LinearConfig::new(cells, VALUE_HIDDEN).init(device),
             value_out: LinearConfig::new(VALUE_HIDDEN, 3).init(device),
         }
+    }
+
+    pub fn shape(&self) -> NetShape {
+        self.shape
     }
 
     /// `input` is `[batch, planes, height, width]`; returns `(policy logits [batch, actions],
@@ -222,6 +231,33 @@ impl PolicyValueNet {
         let value = relu(self.value_hidden.forward(value.flatten(1, 3))); // [batch, 64]
         let value = self.value_out.forward(value); // [batch, 3]
         (policy, value)
+    }
+}
+
+/// Batch-norm statistics far from a fresh network's identity (mean 0, variance 1, γ 1, β 0), as a
+/// trained network has them, for tests of code that reads the norms.
+#[cfg(test)]
+impl PolicyValueNet {
+    pub(crate) fn with_random_norm_statistics(mut self, device: &Device) -> PolicyValueNet {
+        use burn::module::{Param, RunningState};
+        use burn::tensor::Distribution;
+        let randomise = |layer: &mut ConvNorm| {
+            let [features] = layer.norm.gamma.dims();
+            let uniform =
+                |low, high| Tensor::<1>::random([features], Distribution::Uniform(low, high), device);
+            layer.norm.gamma = Param::from_tensor(uniform(0.5, 1.5));
+            layer.norm.beta = Param::from_tensor(uniform(-0.5, 0.5));
+            layer.norm.running_mean = RunningState::new(uniform(-0.5, 0.5));
+            layer.norm.running_var = RunningState::new(uniform(0.3, 2.0));
+        };
+        randomise(&mut self.stem);
+        for block in &mut self.tower {
+            randomise(&mut block.first);
+            randomise(&mut block.second);
+        }
+        randomise(&mut self.policy_conv);
+        randomise(&mut self.value_conv);
+        self
     }
 }
 

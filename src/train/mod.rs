@@ -31,7 +31,7 @@ use selfplay::{FinishedGame, GameJob};
 use crate::agents::{AgentSpec, MatchSettings, MctsSettings, derive_seed, run_match};
 use crate::game::{AnyGame, Side};
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
-use crate::nn::{NetGame, PolicyValueNet};
+use crate::nn::{InferenceNet, NetGame};
 
 /// How a training session starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,7 +164,7 @@ fn train_family<G: NetGame>(
         // Self-play on the worker threads while the learner trains on the main thread, on the games
         // already in the window: this generation's games train the next one (one generation of delay,
         // as in KataGo's asynchronous loop), so neither phase leaves a core idle while the other runs.
-        let net = learner.inference_net();
+        let net = InferenceNet::new(&learner.inference_net());
         // Teacher games for the run's first generations (the config check parsed the teacher).
         let teacher = (generation <= config.bootstrap.generations)
             .then(|| config.bootstrap.teacher_settings().expect("a checked config"));
@@ -311,7 +311,7 @@ fn progress(show: bool, length: u64, what: &'static str) -> ProgressBar {
 fn self_play<G: NetGame>(
     config: &TrainConfig,
     games: &[G],
-    net: &PolicyValueNet,
+    net: &InferenceNet,
     teacher: Option<&MctsSettings>,
     games_before: u64,
     show_progress: bool,

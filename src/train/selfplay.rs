@@ -5,7 +5,6 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use burn::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -13,8 +12,8 @@ use super::config::SelfPlayConfig;
 use super::replay::{Position, SavedGame, Target, wdl_target};
 use crate::agents::derive_seed;
 use crate::game::{Playthrough, Side};
-use crate::nn::evaluator::{infer, write_evaluations};
-use crate::nn::{Encoder, NetGame, PolicyValueNet};
+use crate::nn::evaluator::write_evaluations;
+use crate::nn::{Encoder, Inference, InferenceNet, NetGame};
 use crate::search::{DirichletNoise, Evaluations, Mcts, SearchConfig};
 
 /// One game to play: its index in the generation, its spec and its seed.
@@ -96,21 +95,19 @@ impl GameSamples {
 /// games while another still has a queue. `games[spec]` is the game of each spec.
 pub fn play_games<G: NetGame>(
     games: &[G],
-    net: &PolicyValueNet,
+    net: &InferenceNet,
     config: &SelfPlayConfig,
     jobs: &[GameJob],
     next: &AtomicUsize,
     on_finished: &mut dyn FnMut(FinishedGame),
 ) {
-    let device = Device::flex();
     let encoder = G::Encoder::for_game(&games[0]);
-    let (width, height) = encoder.grid();
-    let shape = [encoder.planes(), height, width];
     let input_len = encoder.input_len();
     let actions = games[0].facts().action_count;
     let mut queue = std::iter::from_fn(|| jobs.get(next.fetch_add(1, Ordering::Relaxed)).copied());
     let mut slots: Vec<Slot<G>> = Vec::with_capacity(config.concurrent_games);
     let mut input: Vec<f32> = Vec::new();
+    let mut inference = Inference::default();
     let mut evaluations = Evaluations::default();
     loop {
         while slots.len() < config.concurrent_games {
@@ -138,14 +135,14 @@ pub fn play_games<G: NetGame>(
             slot.leaves = rows..rows + leaves.len();
             rows += leaves.len();
         }
-        let inference = (rows > 0).then(|| infer(net, &device, std::mem::take(&mut input), rows, shape));
+        net.infer(&input, rows, &mut inference);
         // Hand each game its answers, then move the games whose search is done.
         let mut index = 0;
         while index < slots.len() {
             let slot = &mut slots[index];
             let game = &games[slot.job.spec];
             let gathered = slot.leaves.len();
-            if let Some(inference) = inference.as_ref().filter(|_| gathered > 0) {
+            if gathered > 0 {
                 let leaves = slot.search.leaves();
                 evaluations.prepare(leaves);
                 let policy = &inference.policy[slot.leaves.start * actions..slot.leaves.end * actions];

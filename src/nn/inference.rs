@@ -1,0 +1,483 @@
+//! The network frozen for inference: the weights of a trained [`PolicyValueNet`], with each batch norm
+//! folded into the convolution before it, run by a forward pass of our own over channels-last
+//! activations, where every convolution is one matrix product (im2col, then `gemm`).
+//!
+//! Why not burn's forward: self-play spends nearly all its time in the network, and burn flex runs these
+//! small towers (32 channels on 35–81 cells) at 15 GFLOP/s where the same matrix products reach
+//! 45–60 GFLOP/s on one core; its per-operation tensors, layout conversions and zero-fills cost more
+//! than the arithmetic (docs/BENCHMARKS.md). burn still defines, trains and saves the network, and a
+//! test holds this forward pass to burn's outputs.
+//!
+//! A batch is cut into tiles of a few positions, each run through the whole network while its
+//! activations stay in the core's cache; tiles run in parallel on the current rayon pool (inline in
+//! a self-play worker's one-thread pool), and each thread reuses its scratch buffers, so a warm
+//! evaluator allocates nothing.
+
+use std::cell::RefCell;
+
+use burn::nn::conv::Conv2d;
+use burn::nn::{BatchNorm, Linear};
+use burn::prelude::*;
+use rayon::prelude::*;
+
+use super::model::{ConvNorm, NetShape, PolicyValueNet};
+
+/// Rows (cells of a tile's positions) that a tile aims at: enough for `gemm` to run at speed, few
+/// enough that a tile's im2col matrix (rows × 9 × channels) stays in a core's L2 cache.
+const TILE_ROWS: usize = 512;
+
+/// The raw network outputs of one batch, row-major.
+#[derive(Clone, Debug, Default)]
+pub struct Inference {
+    /// `[positions, actions]` policy logits.
+    pub policy: Vec<f32>,
+    /// `[positions, 3]` win/draw/loss probabilities for the player to move.
+    pub wdl: Vec<f32>,
+}
+
+/// A `k × k` convolution (or, with `k = 1`, a dense layer over each cell) and the batch norm after it,
+/// as one matrix product: `weights` is `[k · k · inputs, outputs]`, row `(ky · k + kx) · inputs + c`.
+#[derive(Clone, Debug)]
+struct Affine {
+    kernel: usize,
+    inputs: usize,
+    outputs: usize,
+    weights: Vec<f32>,
+    bias: Vec<f32>,
+}
+
+impl Affine {
+    /// `conv` then `norm` (in inference mode): `y = (conv(x) − mean) · γ / √(var + ε) + β`, so the
+    /// norm scales each output's weights and sets its bias.
+    fn conv(conv: &Conv2d, norm: Option<&BatchNorm>) -> Affine {
+        let [outputs, inputs, kernel, kernel_width] = conv.weight.dims();
+        assert_eq!(kernel, kernel_width, "square kernels only");
+        let raw = to_vec(conv.weight.val());
+        let mut bias = match &conv.bias {
+            Some(bias) => to_vec(bias.val()),
+            None => vec![0.0; outputs],
+        };
+        let mut scale = vec![1.0; outputs];
+        if let Some(norm) = norm {
+            let (gamma, beta) = (to_vec(norm.gamma.val()), to_vec(norm.beta.val()));
+            let (mean, var) = (to_vec(norm.running_mean.value()), to_vec(norm.running_var.value()));
+            for o in 0..outputs {
+                scale[o] = gamma[o] / (var[o] + norm.epsilon as f32).sqrt();
+                bias[o] = (bias[o] - mean[o]) * scale[o] + beta[o];
+            }
+        }
+        let mut weights = vec![0.0; kernel * kernel * inputs * outputs];
+        for o in 0..outputs {
+            for c in 0..inputs {
+                for ky in 0..kernel {
+                    for kx in 0..kernel {
+                        let row = (ky * kernel + kx) * inputs + c;
+                        weights[row * outputs + o] =
+                            raw[((o * inputs + c) * kernel + ky) * kernel + kx] * scale[o];
+                    }
+                }
+            }
+        }
+        Affine { kernel, inputs, outputs, weights, bias }
+    }
+
+    /// A fully connected layer; burn stores its weight `[inputs, outputs]` already.
+    fn linear(linear: &Linear) -> Affine {
+        let [inputs, outputs] = linear.weight.dims();
+        let bias = linear.bias.as_ref().map_or_else(|| vec![0.0; outputs], |b| to_vec(b.val()));
+        Affine { kernel: 1, inputs, outputs, weights: to_vec(linear.weight.val()), bias }
+    }
+
+    /// `out[rows × outputs] = lhs[rows × k²·inputs] · weights + bias (+ out, when `accumulate`)`.
+    fn apply(&self, lhs: &[f32], rows: usize, out: &mut [f32], accumulate: bool) {
+        let out = &mut out[..rows * self.outputs];
+        for row in out.chunks_exact_mut(self.outputs) {
+            if accumulate {
+                row.iter_mut().zip(&self.bias).for_each(|(y, b)| *y += b);
+            } else {
+                row.copy_from_slice(&self.bias);
+            }
+        }
+        let depth = self.kernel * self.kernel * self.inputs;
+        matmul_add(out, &lhs[..rows * depth], &self.weights, rows, depth, self.outputs);
+    }
+}
+
+/// `out[rows × n] += lhs[rows × depth] · rhs[depth × n]`, all row-major.
+fn matmul_add(out: &mut [f32], lhs: &[f32], rhs: &[f32], rows: usize, depth: usize, n: usize) {
+    assert!(out.len() == rows * n && lhs.len() == rows * depth && rhs.len() == depth * n);
+    if rows == 0 || n == 0 {
+        return;
+    }
+    // SAFETY: the three slices hold exactly the `rows × n`, `rows × depth` and `depth × n` row-major
+    // matrices the strides describe (checked above), and `out` is borrowed mutably, so it overlaps
+    // neither input.
+    unsafe {
+        gemm::gemm(
+            rows,
+            n,
+            depth,
+            out.as_mut_ptr(),
+            1,
+            n as isize,
+            true,
+            lhs.as_ptr(),
+            1,
+            depth as isize,
+            rhs.as_ptr(),
+            1,
+            n as isize,
+            1.0,
+            1.0,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        );
+    }
+}
+
+fn to_vec<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 data converts to f32")
+}
+
+fn relu(values: &mut [f32]) {
+    values.iter_mut().for_each(|v| *v = v.max(0.0));
+}
+
+/// Where element `(position, y, x, channel)` of a stack of feature maps lies.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    position: usize,
+    y: usize,
+    x: usize,
+    channel: usize,
+}
+
+/// Writes each cell's `k × k` neighbourhood (zero beyond the board's edge, as `Same` padding) as one
+/// row of `columns`: row `(position · height + y) · width + x`, column `(ky · k + kx) · channels + c`.
+fn im2col(
+    input: &[f32],
+    layout: Layout,
+    positions: usize,
+    (width, height): (usize, usize),
+    channels: usize,
+    kernel: usize,
+    columns: &mut [f32],
+) {
+    let reach = kernel / 2;
+    let depth = kernel * kernel * channels;
+    let mut rows = columns[..positions * height * width * depth].chunks_exact_mut(depth);
+    for p in 0..positions {
+        for y in 0..height {
+            for x in 0..width {
+                let row = rows.next().expect("one row per cell");
+                for (k, patch) in row.chunks_exact_mut(channels).enumerate() {
+                    let (sy, sx) =
+                        ((y + k / kernel).wrapping_sub(reach), (x + k % kernel).wrapping_sub(reach));
+                    if sy >= height || sx >= width {
+                        patch.fill(0.0);
+                        continue;
+                    }
+                    let start = p * layout.position + sy * layout.y + sx * layout.x;
+                    if layout.channel == 1 {
+                        patch.copy_from_slice(&input[start..start + channels]);
+                    } else {
+                        for (c, value) in patch.iter_mut().enumerate() {
+                            *value = input[start + c * layout.channel];
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The policy head's last layers.
+#[derive(Clone, Debug)]
+enum PolicyLayers {
+    /// A 1 × 1 convolution to a few channels, then a fully connected layer over all of them; its
+    /// weight rows are reordered from burn's channel-major flattening to our cell-major one.
+    Dense { conv: Affine, out: Affine },
+    /// A 3 × 3 convolution, then a 1 × 1 convolution giving each cell its `kinds` logits, which,
+    /// channels-last, are already the action order `cell × kinds + kind`.
+    PerCell { conv: Affine, cells: Affine },
+}
+
+/// A [`PolicyValueNet`] frozen for fast inference; see the module comment.
+#[derive(Clone, Debug)]
+pub struct InferenceNet {
+    shape: NetShape,
+    stem: Affine,
+    tower: Vec<[Affine; 2]>,
+    policy: PolicyLayers,
+    value_conv: Affine,
+    value_hidden: Affine,
+    value_out: Affine,
+}
+
+/// One thread's working memory, grown to the largest tile it has run.
+#[derive(Default)]
+struct Scratch {
+    columns: Vec<f32>,
+    trunk: Vec<f32>,
+    inner: Vec<f32>,
+    value_cells: Vec<f32>,
+    value_hidden: Vec<f32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl InferenceNet {
+    pub fn new(net: &PolicyValueNet) -> InferenceNet {
+        let shape = net.shape();
+        let cells = shape.grid.0 * shape.grid.1;
+        let conv_norm = |layer: &ConvNorm| Affine::conv(&layer.conv, Some(&layer.norm));
+        let policy = match (&net.policy_out, &net.policy_cells) {
+            (Some(dense), _) => {
+                let conv = conv_norm(&net.policy_conv);
+                let mut out = Affine::linear(dense);
+                // burn flattens `[channels, cells]`; our activations are `[cells, channels]`.
+                let (channels, actions) = (conv.outputs, out.outputs);
+                let burn_rows = out.weights.clone();
+                for cell in 0..cells {
+                    for c in 0..channels {
+                        let (ours, theirs) = (cell * channels + c, c * cells + cell);
+                        out.weights[ours * actions..(ours + 1) * actions]
+                            .copy_from_slice(&burn_rows[theirs * actions..(theirs + 1) * actions]);
+                    }
+                }
+                PolicyLayers::Dense { conv, out }
+            }
+            (None, Some(cell_logits)) => PolicyLayers::PerCell {
+                conv: conv_norm(&net.policy_conv),
+                cells: Affine::conv(cell_logits, None),
+            },
+            (None, None) => unreachable!("PolicyValueNet::new builds one policy head"),
+        };
+        InferenceNet {
+            shape,
+            stem: conv_norm(&net.stem),
+            tower: net
+                .tower
+                .iter()
+                .map(|block| [conv_norm(&block.first), conv_norm(&block.second)])
+                .collect(),
+            policy,
+            value_conv: conv_norm(&net.value_conv),
+            value_hidden: Affine::linear(&net.value_hidden),
+            value_out: Affine::linear(&net.value_out),
+        }
+    }
+
+    pub fn shape(&self) -> NetShape {
+        self.shape
+    }
+
+    /// Runs the network on `positions` encoded positions laid end to end in `input` (each
+    /// `[planes, height, width]`), overwriting `out`.
+    pub fn infer(&self, input: &[f32], positions: usize, out: &mut Inference) {
+        let (width, height) = self.shape.grid;
+        let per_position = self.shape.planes * width * height;
+        assert_eq!(input.len(), positions * per_position, "input holds {positions} encoded positions");
+        let actions = self.shape.actions;
+        out.policy.resize(positions * actions, 0.0);
+        out.wdl.resize(positions * 3, 0.0);
+        let tile = (TILE_ROWS / (width * height)).max(1);
+        out.policy
+            .par_chunks_mut(tile * actions)
+            .zip(out.wdl.par_chunks_mut(tile * 3))
+            .zip(input.par_chunks(tile * per_position))
+            .for_each(|((policy, wdl), input)| {
+                SCRATCH
+                    .with_borrow_mut(|scratch| self.forward_tile(input, wdl.len() / 3, policy, wdl, scratch))
+            });
+    }
+
+    /// The whole network on one tile of positions.
+    fn forward_tile(
+        &self,
+        input: &[f32],
+        positions: usize,
+        policy: &mut [f32],
+        wdl: &mut [f32],
+        s: &mut Scratch,
+    ) {
+        let (width, height) = self.shape.grid;
+        let grid = (width, height);
+        let rows = positions * width * height;
+        let channels = self.shape.tower.channels;
+        let planes = self.shape.planes;
+        let widest = self.widest_layer();
+        grow(&mut s.columns, rows * 9 * widest);
+        grow(&mut s.trunk, rows * channels);
+        grow(&mut s.inner, rows * widest);
+        let channels_last =
+            |c: usize| Layout { position: height * width * c, y: width * c, x: c, channel: 1 };
+
+        // Stem, from the encoder's channels-first planes.
+        let planes_first =
+            Layout { position: planes * height * width, y: width, x: 1, channel: height * width };
+        im2col(input, planes_first, positions, grid, planes, 3, &mut s.columns);
+        self.stem.apply(&s.columns, rows, &mut s.trunk, false);
+        relu(&mut s.trunk[..rows * channels]);
+
+        for [first, second] in &self.tower {
+            im2col(&s.trunk, channels_last(channels), positions, grid, channels, 3, &mut s.columns);
+            first.apply(&s.columns, rows, &mut s.inner, false);
+            relu(&mut s.inner[..rows * channels]);
+            im2col(&s.inner, channels_last(channels), positions, grid, channels, 3, &mut s.columns);
+            second.apply(&s.columns, rows, &mut s.trunk, true); // adds the skip connection
+            relu(&mut s.trunk[..rows * channels]);
+        }
+
+        match &self.policy {
+            PolicyLayers::Dense { conv, out } => {
+                conv.apply(&s.trunk, rows, &mut s.inner, false);
+                relu(&mut s.inner[..rows * conv.outputs]);
+                out.apply(&s.inner, positions, policy, false);
+            }
+            PolicyLayers::PerCell { conv, cells } => {
+                im2col(&s.trunk, channels_last(channels), positions, grid, channels, 3, &mut s.columns);
+                conv.apply(&s.columns, rows, &mut s.inner, false);
+                relu(&mut s.inner[..rows * channels]);
+                cells.apply(&s.inner, rows, policy, false);
+            }
+        }
+
+        grow(&mut s.value_cells, rows);
+        grow(&mut s.value_hidden, positions * self.value_hidden.outputs);
+        self.value_conv.apply(&s.trunk, rows, &mut s.value_cells, false);
+        relu(&mut s.value_cells[..rows]);
+        self.value_hidden.apply(&s.value_cells, positions, &mut s.value_hidden, false);
+        relu(&mut s.value_hidden[..positions * self.value_hidden.outputs]);
+        self.value_out.apply(&s.value_hidden, positions, wdl, false);
+        for row in wdl.chunks_exact_mut(3) {
+            let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            row.iter_mut().for_each(|v| *v = (*v - max).exp());
+            let sum: f32 = row.iter().sum();
+            row.iter_mut().for_each(|v| *v /= sum);
+        }
+    }
+
+    /// The most outputs any layer gives per cell, and the most channels any convolution reads.
+    fn widest_layer(&self) -> usize {
+        let mut widest = self.shape.planes.max(self.shape.tower.channels);
+        if let PolicyLayers::Dense { conv, .. } = &self.policy {
+            widest = widest.max(conv.outputs);
+        }
+        widest
+    }
+}
+
+fn grow(buffer: &mut Vec<f32>, len: usize) {
+    if buffer.len() < len {
+        buffer.resize(len, 0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nn::model::{PolicyHead, TowerSize};
+
+    /// A network whose batch norms hold statistics far from the identity, as a trained one does, so
+    /// the folding is exercised.
+    fn net_with_statistics(shape: &NetShape, device: &Device) -> PolicyValueNet {
+        let net = PolicyValueNet::new(shape, device);
+        net.with_random_norm_statistics(device)
+    }
+
+    fn burn_forward(net: &PolicyValueNet, input: &[f32], positions: usize, device: &Device) -> Inference {
+        let (width, height) = net.shape().grid;
+        let dims = [positions, net.shape().planes, height, width];
+        let (policy, value) =
+            net.forward(Tensor::<4>::from_data(TensorData::new(input.to_vec(), dims), device));
+        let wdl = burn::tensor::activation::softmax(value, 1);
+        Inference { policy: to_vec(policy), wdl: to_vec(wdl) }
+    }
+
+    fn assert_close(ours: &[f32], burns: &[f32], what: &str) {
+        assert_eq!(ours.len(), burns.len(), "{what}: lengths");
+        for (i, (a, b)) in ours.iter().zip(burns).enumerate() {
+            assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{what}[{i}]: ours {a}, burn {b}");
+        }
+    }
+
+    /// Both policy heads, odd grid sizes and batches that leave a partial tile give burn's outputs.
+    #[test]
+    fn matches_burns_forward() {
+        let device = Device::flex();
+        device.seed(7);
+        let dense = NetShape {
+            tower: TowerSize { blocks: 2, channels: 8 },
+            planes: 3,
+            grid: (5, 7),
+            actions: 40,
+            policy: PolicyHead::Dense,
+        };
+        let per_cell = NetShape {
+            tower: TowerSize { blocks: 1, channels: 16 },
+            planes: 5,
+            grid: (9, 9),
+            actions: 81 * 6,
+            policy: PolicyHead::PerCell { kinds: 6 },
+        };
+        for shape in [dense, per_cell] {
+            let net = net_with_statistics(&shape, &device);
+            let fast = InferenceNet::new(&net);
+            let per_position = shape.planes * shape.grid.0 * shape.grid.1;
+            for positions in [1, 3, 17] {
+                let input: Vec<f32> =
+                    (0..positions * per_position).map(|i| ((i * 7919) % 13) as f32 * 0.25 - 1.0).collect();
+                let mut ours = Inference::default();
+                fast.infer(&input, positions, &mut ours);
+                let burns = burn_forward(&net, &input, positions, &device);
+                assert_close(&ours.policy, &burns.policy, "policy");
+                assert_close(&ours.wdl, &burns.wdl, "wdl");
+            }
+        }
+    }
+
+    /// The shipped networks (trained batch norms, both head kinds) on positions of random games.
+    #[test]
+    fn matches_burns_forward_on_the_shipped_networks() {
+        use crate::game::AnyGame;
+        use crate::nn::{Encoder, NetGame, checkpoint};
+        use rand::SeedableRng;
+
+        fn check<G: NetGame>(game: &G, path: &str) {
+            let device = Device::flex();
+            let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            let net =
+                checkpoint::load_for_game(&manifest.join(path), game, &device).expect("a shipped network");
+            let encoder = G::Encoder::for_game(game);
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
+            let (mut state, mut moves) = (game.start(), G::Moves::default());
+            let mut input = Vec::new();
+            for ply in 0..24 {
+                let start = input.len();
+                input.resize(start + encoder.input_len(), 0.0);
+                encoder.encode(game, &state, ply, &mut input[start..]);
+                match game.sample_move(&state, &mut rng, &mut moves) {
+                    Some(mv) if game.outcome(&state).is_none() => game.apply(&mut state, mv),
+                    _ => state = game.start(),
+                }
+            }
+            let mut ours = Inference::default();
+            InferenceNet::new(&net).infer(&input, 24, &mut ours);
+            let burns = burn_forward(&net, &input, 24, &device);
+            assert_close(&ours.policy, &burns.policy, path);
+            assert_close(&ours.wdl, &burns.wdl, path);
+        }
+        for (spec, path) in [
+            ("sixteen-rebels", "checkpoints/sixteen-rebels"),
+            ("imperial-contest", "checkpoints/imperial-contest"),
+        ] {
+            let game = AnyGame::from_spec(spec).expect("a known ruleset");
+            crate::with_game!(&game, |g| check(g, path));
+        }
+    }
+}
