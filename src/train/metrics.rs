@@ -25,7 +25,9 @@ impl Metrics {
         Ok(Metrics { board: SummaryWriter::new(dir), lines })
     }
 
-    /// Records `values` at `generation`: one TensorBoard scalar per value, one JSON line for all.
+    /// Records `values` at `generation`: one TensorBoard scalar per value, one JSON line for all. A
+    /// generation has one line for its training and self-play, and an evaluated one a second line
+    /// with its `eval/` scores.
     pub fn record(&mut self, generation: u64, values: &[(&str, f64)]) {
         let mut line = serde_json::Map::new();
         line.insert("generation".to_string(), generation.into());

@@ -229,7 +229,7 @@ fn train_family<G: NetGame>(
             _ => f64::NAN,
         };
         let mean = mean_losses(&losses);
-        let mut values = vec![
+        let values = vec![
             ("loss/policy", mean.policy),
             ("loss/value", mean.value),
             ("loss/value_accuracy", mean.value_accuracy),
@@ -248,14 +248,17 @@ fn train_family<G: NetGame>(
             ("progress/games", counters.games as f64),
             ("progress/replay_positions", replay.positions() as f64),
         ];
+        // Recorded before the evaluation, whose games take a while: a run stopped during them keeps
+        // this generation's curves along with its checkpoint.
+        metrics.record(generation, &values);
         let mut scores = Vec::new();
         if config.evaluation.every > 0 && generation % config.evaluation.every == 0 {
             scores = evaluate(config, &games[0], &saved, &run_dir, generation, show_progress)?;
+            let score_tags: Vec<(String, f64)> =
+                scores.iter().map(|(name, s)| (format!("eval/{name}"), *s)).collect();
+            let score_values: Vec<(&str, f64)> = score_tags.iter().map(|(t, s)| (t.as_str(), *s)).collect();
+            metrics.record(generation, &score_values);
         }
-        let score_tags: Vec<(String, f64)> =
-            scores.iter().map(|(name, s)| (format!("eval/{name}"), *s)).collect();
-        values.extend(score_tags.iter().map(|(t, s)| (t.as_str(), *s)));
-        metrics.record(generation, &values);
         let scores_text: String =
             scores.iter().map(|(name, s)| format!(", {name} {:.0}%", s * 100.0)).collect();
         let by = if teacher.is_some() { " teacher" } else { "" };
