@@ -272,10 +272,6 @@ impl InferenceNet {
         }
     }
 
-    pub fn shape(&self) -> NetShape {
-        self.shape
-    }
-
     /// Runs the network on `positions` encoded positions laid end to end in `input` (each
     /// `[planes, height, width]`), overwriting `out`.
     pub fn infer(&self, input: &[f32], positions: usize, out: &mut Inference) {
