@@ -228,11 +228,18 @@ fn train_family<G: NetGame>(
             (Some(a), Some(b)) => (b - a) / wall,
             _ => f64::NAN,
         };
+        // A generation that took no steps (the first of a run, or of a resume whose checkpoint kept no
+        // replay window) has no losses: recording zeros would draw a false dip in the curves.
         let mean = mean_losses(&losses);
-        let values = vec![
-            ("loss/policy", mean.policy),
-            ("loss/value", mean.value),
-            ("loss/value_accuracy", mean.value_accuracy),
+        let mut values = Vec::with_capacity(16);
+        if let Some(mean) = &mean {
+            values.extend([
+                ("loss/policy", mean.policy),
+                ("loss/value", mean.value),
+                ("loss/value_accuracy", mean.value_accuracy),
+            ]);
+        }
+        values.extend([
             ("selfplay/side0_win_rate", stats.wins[0]),
             ("selfplay/side1_win_rate", stats.wins[1]),
             ("selfplay/draw_rate", stats.draws),
@@ -247,7 +254,7 @@ fn train_family<G: NetGame>(
             ("speed/cpu_share", cpu_share),
             ("progress/games", counters.games as f64),
             ("progress/replay_positions", replay.positions() as f64),
-        ];
+        ]);
         // Recorded before the evaluation, whose games take a while: a run stopped during them keeps
         // this generation's curves along with its checkpoint.
         metrics.record(generation, &values);
@@ -264,15 +271,17 @@ fn train_family<G: NetGame>(
         let by = if teacher.is_some() { " teacher" } else { "" };
         eprintln!(
             "generation {generation}: {played_games}{by} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%), \
-             {steps} steps, policy loss {:.3}, value loss {:.3}, {wall:.0} s, CPU {:.0}%{scores_text}",
+             {steps} steps{}, {wall:.0} s, CPU {:.0}%{scores_text}",
             stats.mean_plies,
             games[0].side_names()[0],
             stats.wins[0] * 100.0,
             games[0].side_names()[1],
             stats.wins[1] * 100.0,
             stats.draws * 100.0,
-            mean.policy,
-            mean.value,
+            match &mean {
+                Some(mean) => format!(", policy loss {:.3}, value loss {:.3}", mean.policy, mean.value),
+                None => " (the replay window was empty)".to_string(),
+            },
             cpu_share * 100.0,
         );
     }
@@ -399,13 +408,17 @@ impl SelfPlayStats {
     }
 }
 
-fn mean_losses(losses: &[StepLosses]) -> StepLosses {
-    let n = losses.len().max(1) as f64;
-    StepLosses {
+/// The mean of a generation's step losses; `None` when it took no steps.
+fn mean_losses(losses: &[StepLosses]) -> Option<StepLosses> {
+    if losses.is_empty() {
+        return None;
+    }
+    let n = losses.len() as f64;
+    Some(StepLosses {
         policy: losses.iter().map(|l| l.policy).sum::<f64>() / n,
         value: losses.iter().map(|l| l.value).sum::<f64>() / n,
         value_accuracy: losses.iter().map(|l| l.value_accuracy).sum::<f64>() / n,
-    }
+    })
 }
 
 /// Plays the saved network against each baseline and (when configured) its predecessor; returns each
