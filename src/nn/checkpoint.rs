@@ -8,7 +8,7 @@
 //! checkpoints/<run>/gen-000042/model.bpk      network weights (burnpack)
 //! checkpoints/<run>/gen-000042/optimizer.bpk  Adam state (burnpack)
 //! checkpoints/<run>/gen-000042/config.toml    the resolved training config
-//! checkpoints/<run>/gen-000042/replay.jsonl   the replay window's games (for resuming)
+//! checkpoints/<run>/gen-000042/replay.jsonl.gz  the replay window's games, gzipped (for resuming)
 //! ```
 //!
 //! A generation is written into a temporary folder that is renamed into place when complete, and only

@@ -134,8 +134,9 @@ fn train_family<G: NetGame>(
             let optimizer = std::fs::read(saved.file(checkpoint::OPTIMIZER_FILE)).ok();
             let learner = Learner::resume(net, optimizer.as_deref(), shape, &config.optimizer)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", saved.dir.display()))?;
-            let replay_file = saved.file(REPLAY_FILE);
-            if replay_file.exists() {
+            let replay_file =
+                [REPLAY_FILE, LEGACY_REPLAY_FILE].map(|f| saved.file(f)).into_iter().find(|f| f.exists());
+            if let Some(replay_file) = replay_file {
                 replay.load_jsonl(&replay_file, &games).map_err(anyhow::Error::msg)?;
             }
             eprintln!(
@@ -218,7 +219,7 @@ fn train_family<G: NetGame>(
                 optimizer: Some(learner.optimizer_bytes()),
                 files: vec![
                     (CONFIG_FILE, config_text.clone().into_bytes()),
-                    (REPLAY_FILE, replay.to_jsonl()),
+                    (REPLAY_FILE, replay.to_jsonl_gz()),
                 ],
             },
             config.run.keep.max(2),
@@ -295,7 +296,9 @@ fn train_family<G: NetGame>(
 const CONFIG_FILE: &str = "config.toml";
 /// Plies drawn in proportion to visits at the start of each game against the previous generation.
 const PREVIOUS_MATCH_OPENING: u32 = 4;
-const REPLAY_FILE: &str = "replay.jsonl";
+const REPLAY_FILE: &str = "replay.jsonl.gz";
+/// The replay window as checkpoints before the seventh session saved it, uncompressed.
+const LEGACY_REPLAY_FILE: &str = "replay.jsonl";
 
 fn finished(config: &TrainConfig, counters: &Counters) -> bool {
     (config.run.generations > 0 && counters.generation >= config.run.generations)

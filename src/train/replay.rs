@@ -3,10 +3,16 @@
 //!
 //! Each game is kept twice: encoded (for sampling) and as text (moves in RULES.md notation plus the
 //! search targets), which is what a checkpoint saves. Resuming re-plays the saved games to encode them
-//! again, so a checkpoint stays small and readable.
+//! again, so a checkpoint stays small: the text, gzipped, is a few hundred bytes per game, small enough
+//! that a shipped network keeps its window and resumes as it left off.
 
 use std::collections::VecDeque;
+use std::io::{Read, Write};
 use std::path::Path;
+
+use flate2::Compression;
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
 
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
@@ -155,10 +161,24 @@ impl ReplayBuffer {
         out
     }
 
-    /// Reads games written by [`ReplayBuffer::to_jsonl`], re-encoding them on `games` (the run's specs).
+    /// [`ReplayBuffer::to_jsonl`], gzipped: what a checkpoint saves.
+    pub fn to_jsonl_gz(&self) -> Vec<u8> {
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+        encoder.write_all(&self.to_jsonl()).expect("writing to memory does not fail");
+        encoder.finish().expect("writing to memory does not fail")
+    }
+
+    /// Reads games written by [`ReplayBuffer::to_jsonl`] (gzipped when `path` ends in `.gz`),
+    /// re-encoding them on `games` (the run's specs).
     pub fn load_jsonl<G: NetGame>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+        let bytes = std::fs::read(path).map_err(cannot)?;
+        let mut text = String::new();
+        if path.extension().is_some_and(|e| e == "gz") {
+            GzDecoder::new(bytes.as_slice()).read_to_string(&mut text).map_err(cannot)?;
+        } else {
+            text = String::from_utf8(bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        }
         for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let bad = |e: String| format!("{} line {}: {e}", path.display(), number + 1);
             let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;

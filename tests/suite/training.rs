@@ -37,6 +37,15 @@ fn smoke_setup(test: &str, edits: &[(&str, &str)]) -> (PathBuf, PathBuf) {
     (path, checkpoints.join("smoke"))
 }
 
+/// The replay window a saved generation keeps: gzipped JSON lines, one game each.
+fn read_replay(generation: &Path) -> String {
+    use std::io::Read;
+    let bytes = std::fs::read(generation.join("replay.jsonl.gz")).unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(bytes.as_slice()).read_to_string(&mut text).unwrap();
+    text
+}
+
 fn latest_generation(run_dir: &Path) -> Option<u64> {
     let latest = std::fs::read_to_string(run_dir.join("latest")).ok()?;
     latest.trim().strip_prefix("gen-")?.parse().ok()
@@ -49,7 +58,7 @@ fn the_smoke_config_trains_and_its_network_plays() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(latest_generation(&run_dir), Some(2));
     let generation = run_dir.join("gen-000002");
-    for file in ["meta.json", "model.bpk", "optimizer.bpk", "config.toml", "replay.jsonl"] {
+    for file in ["meta.json", "model.bpk", "optimizer.bpk", "config.toml", "replay.jsonl.gz"] {
         assert!(generation.join(file).is_file(), "{file} is saved");
     }
     let meta: serde_json::Value =
@@ -116,7 +125,7 @@ fn gumbel_roots_and_the_scalar_value_target_train() {
     let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(latest_generation(&run_dir), Some(2));
-    let replay = std::fs::read_to_string(run_dir.join("gen-000002/replay.jsonl")).unwrap();
+    let replay = read_replay(&run_dir.join("gen-000002"));
     let mut samples = 0;
     for line in replay.lines() {
         let game: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -148,7 +157,7 @@ fn teacher_games_bootstrap_the_first_generation() {
             })
             .collect();
         assert_eq!(teacher, [1.0, 0.0], "TensorBoard marks the teacher's generation");
-        let replay = std::fs::read_to_string(run_dir.join("gen-000002/replay.jsonl")).unwrap();
+        let replay = read_replay(&run_dir.join("gen-000002"));
         let games: Vec<serde_json::Value> =
             replay.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         assert_eq!(games.len(), 8, "both generations' games are in the window");
@@ -188,6 +197,9 @@ fn a_run_killed_with_sigkill_resumes_from_its_last_checkpoint() {
         "{}",
         stderr(&output)
     );
+    // The saved window (gzipped) comes back whole: 4 games a generation, at most 50.
+    let window = (4 * killed_at).min(50);
+    assert!(stderr(&output).contains(&format!(", {window} in the replay window")), "{}", stderr(&output));
     assert_eq!(latest_generation(&run_dir), Some(killed_at + 1));
     let meta: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(run_dir.join(format!("gen-{:06}/meta.json", killed_at + 1))).unwrap(),
