@@ -1,9 +1,7 @@
 //! Self-play: many games at once on one thread, their search leaves evaluated together in one network
 //! batch per step (inference is far cheaper per position in large batches), with KataGo's playout-cap
 //! randomisation: a share of moves gets a full search and becomes a training sample, the rest a fast
-//! search that only moves the game on. League games ([`super::config::LeagueConfig`]) run in the same
-//! slots: their fixed rollout opponent searches its moves on the spot, and only the network's moves are
-//! samples.
+//! search that only moves the game on.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -12,20 +10,18 @@ use rand_pcg::Pcg64Mcg;
 
 use super::config::SelfPlayConfig;
 use super::replay::{Position, SavedGame, Target, wdl_target};
-use crate::agents::{MctsSettings, derive_seed};
+use crate::agents::derive_seed;
 use crate::game::{Playthrough, Side};
 use crate::nn::evaluator::write_evaluations;
 use crate::nn::{Encoder, Inference, InferenceNet, NetGame};
-use crate::search::{DirichletNoise, Evaluations, Mcts, RolloutEvaluator, SearchConfig};
+use crate::search::{DirichletNoise, Evaluations, Mcts, SearchConfig};
 
-/// One game to play: its index in the generation, its spec and its seed, and in a league game the
-/// side the fixed opponent plays.
+/// One game to play: its index in the generation, its spec and its seed.
 #[derive(Clone, Copy, Debug)]
 pub struct GameJob {
     pub index: usize,
     pub spec: usize,
     pub seed: u64,
-    pub opponent: Option<Side>,
 }
 
 /// A finished self-play game.
@@ -35,8 +31,6 @@ pub struct FinishedGame {
     pub saved: SavedGame,
     pub positions: Vec<Position>,
     pub plies: u32,
-    /// The league opponent's side, in a league game.
-    pub opponent: Option<Side>,
 }
 
 /// A game in progress with its search.
@@ -52,15 +46,6 @@ struct Slot<G: NetGame> {
     /// Where this slot's leaves sit in the shared batch.
     leaves: std::ops::Range<usize>,
     samples: GameSamples,
-    opponent: Option<LeagueOpponent<G>>,
-}
-
-/// The fixed rollout MCTS opponent of a league game.
-struct LeagueOpponent<G: NetGame> {
-    side: Side,
-    search: Mcts<G>,
-    evaluator: RolloutEvaluator<G>,
-    temperature: f32,
 }
 
 /// The training samples of a game in progress.
@@ -101,13 +86,7 @@ impl GameSamples {
             winner: outcome.winner.map(|s| s.index() as u8),
             reason: outcome.reason.as_str().to_string(),
         };
-        FinishedGame {
-            index: job.index,
-            saved,
-            positions: self.positions,
-            plies: line.plies(),
-            opponent: job.opponent,
-        }
+        FinishedGame { index: job.index, saved, positions: self.positions, plies: line.plies() }
     }
 }
 
@@ -118,7 +97,6 @@ pub fn play_games<G: NetGame>(
     games: &[G],
     net: &InferenceNet,
     config: &SelfPlayConfig,
-    league: Option<&MctsSettings>,
     jobs: &[GameJob],
     next: &AtomicUsize,
     on_finished: &mut dyn FnMut(FinishedGame),
@@ -134,13 +112,7 @@ pub fn play_games<G: NetGame>(
     loop {
         while slots.len() < config.concurrent_games {
             let Some(job) = queue.next() else { break };
-            let slot = new_slot(&games[job.spec], config, league, job);
-            // Only a league opponent moving first could end a game before the network's first move.
-            if slot.line.is_over() {
-                on_finished(slot.samples.finish(slot.job, &slot.line));
-            } else {
-                slots.push(slot);
-            }
+            slots.push(new_slot(&games[job.spec], config, job));
         }
         if slots.is_empty() {
             return;
@@ -185,7 +157,6 @@ pub fn play_games<G: NetGame>(
             let searched = slot.done >= slot.wanted || slot.search.root_proof().is_proven();
             if searched || (stalled && slot.done > 0) {
                 finish_move(game, &encoder, config, slot);
-                play_opponent_moves(slot);
                 if slot.line.is_over() {
                     let slot = slots.swap_remove(index);
                     on_finished(slot.samples.finish(slot.job, &slot.line));
@@ -198,12 +169,7 @@ pub fn play_games<G: NetGame>(
     }
 }
 
-fn new_slot<G: NetGame>(
-    game: &G,
-    config: &SelfPlayConfig,
-    league: Option<&MctsSettings>,
-    job: GameJob,
-) -> Slot<G> {
+fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot<G> {
     let search_config = SearchConfig {
         simulations: config.simulations,
         c_puct: config.c_puct,
@@ -224,33 +190,9 @@ fn new_slot<G: NetGame>(
         full: true,
         leaves: 0..0,
         samples: GameSamples::default(),
-        opponent: job.opponent.zip(league).map(|(side, league)| LeagueOpponent {
-            side,
-            search: Mcts::new(game.clone(), league.search.config()),
-            evaluator: RolloutEvaluator::new(league.rollout, derive_seed(job.seed, 2)),
-            temperature: league.search.temperature,
-        }),
     };
-    play_opponent_moves(&mut slot);
-    if !slot.line.is_over() {
-        start_move(config, &mut slot);
-    }
+    start_move(config, &mut slot);
     slot
-}
-
-/// Plays the league opponent's moves, searched on the spot, until the network is to move or the game
-/// is over. The opponent's moves are not samples: their searches are not the network's.
-fn play_opponent_moves<G: NetGame>(slot: &mut Slot<G>) {
-    let Some(opponent) = &mut slot.opponent else { return };
-    while !slot.line.is_over() && slot.line.game().to_move(slot.line.state()) == opponent.side {
-        opponent.search.set_position(slot.line.start(), slot.line.moves());
-        opponent.search.run(&mut opponent.evaluator, &mut slot.rng);
-        let chosen = opponent
-            .search
-            .choose_move(opponent.temperature, &mut slot.rng)
-            .expect("a game not over has a move");
-        slot.line.play(chosen);
-    }
 }
 
 /// Sets up the search of the slot's next move: full or fast.

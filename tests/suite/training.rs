@@ -171,37 +171,6 @@ fn teacher_games_bootstrap_the_first_generation() {
     assert_ne!(small[4..], large[4..], "self-play games do");
 }
 
-/// `league.share = 0.5`: every second game of the run is against rollout MCTS, seats alternating. Only
-/// the network's moves are samples, so a league game's targets all fall on the network's plies.
-#[test]
-fn league_games_record_only_the_networks_moves() {
-    let league = ("[replay]\n", "[league]\nopponent = \"mcts:sims=16\"\nshare = 0.5\n\n[replay]\n");
-    let (config, run_dir) = smoke_setup("league", &[league]);
-    let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stderr(&output).contains("2 league games scored"), "{}", stderr(&output));
-    let metrics = std::fs::read_to_string(run_dir.join("logs/metrics.jsonl")).unwrap();
-    let league_games: Vec<f64> = metrics
-        .lines()
-        .filter_map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["selfplay/league_games"].as_f64()
-        })
-        .collect();
-    assert_eq!(league_games, [2.0, 2.0]);
-    let replay = read_replay(&run_dir.join("gen-000002"));
-    let games: Vec<serde_json::Value> = replay.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(games.len(), 8);
-    // Games 1, 3, 5, 7 are the league's, all on the second spec (the Rebels move first, at even plies);
-    // the opponent takes the General in the first of them, the Rebels in the next, and so on.
-    for (league_game, game) in [1, 3, 5, 7].into_iter().enumerate() {
-        let net_parity = if league_game % 2 == 0 { 0 } else { 1 };
-        let plies: Vec<u64> =
-            games[game]["targets"].as_array().unwrap().iter().map(|t| t["ply"].as_u64().unwrap()).collect();
-        assert!(!plies.is_empty(), "game {game} has samples");
-        assert!(plies.iter().all(|p| p % 2 == net_parity), "game {game}: samples at plies {plies:?}");
-    }
-}
-
 #[test]
 fn a_run_killed_with_sigkill_resumes_from_its_last_checkpoint() {
     let (config, run_dir) = smoke_setup("kill", &[]);
