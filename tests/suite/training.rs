@@ -210,7 +210,7 @@ fn a_run_killed_with_sigkill_resumes_from_its_last_checkpoint() {
 
 #[test]
 fn bad_configs_and_mismatched_resumes_name_the_problem() {
-    let (config, _) = smoke_setup("bad", &[]);
+    let (config, run_dir) = smoke_setup("bad", &[]);
     let config = config.to_str().unwrap();
     let (typo, _) = smoke_setup("typo", &[("window_games", "window")]);
     let output = run(&["train", typo.to_str().unwrap()]);
@@ -228,6 +228,17 @@ fn bad_configs_and_mismatched_resumes_name_the_problem() {
     // A checkpoint of one network size cannot resume as another.
     let output = run(&["train", config, "--quiet", "--generations", "1"]);
     assert!(output.status.success(), "{}", stderr(&output));
+
+    // A damaged replay window stops the resume with its path, and the checkpoint stays as it was.
+    let window = run_dir.join("gen-000001/replay.jsonl.gz");
+    let saved = std::fs::read(&window).unwrap();
+    std::fs::write(&window, &saved[..saved.len() / 2]).unwrap();
+    let output = run(&["train", config, "--resume", "--generations", "2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("gen-000001/replay.jsonl.gz"), "{}", stderr(&output));
+    assert_eq!(latest_generation(&run_dir), Some(1));
+    std::fs::write(&window, saved).unwrap();
+
     let text = std::fs::read_to_string(config).unwrap().replace("b1c8", "b2c8");
     std::fs::write(config, text).unwrap();
     let output = run(&["train", config, "--resume", "--generations", "2"]);
