@@ -172,13 +172,13 @@ impl ReplayBuffer {
     /// re-encoding them on `games` (the run's specs).
     pub fn load_jsonl<G: NetGame>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
         let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-        let bytes = std::fs::read(path).map_err(cannot)?;
+        let mut file = std::fs::File::open(path).map_err(cannot)?;
         let mut text = String::new();
-        if path.extension().is_some_and(|e| e == "gz") {
-            GzDecoder::new(bytes.as_slice()).read_to_string(&mut text).map_err(cannot)?;
-        } else {
-            text = String::from_utf8(bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        match path.extension().is_some_and(|e| e == "gz") {
+            true => GzDecoder::new(file).read_to_string(&mut text),
+            false => file.read_to_string(&mut text),
         }
+        .map_err(cannot)?;
         for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let bad = |e: String| format!("{} line {}: {e}", path.display(), number + 1);
             let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
