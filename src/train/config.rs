@@ -19,6 +19,8 @@ pub struct TrainConfig {
     #[serde(default)]
     pub bootstrap: BootstrapConfig,
     #[serde(default)]
+    pub league: LeagueConfig,
+    #[serde(default)]
     pub replay: ReplayConfig,
     #[serde(default)]
     pub optimizer: OptimizerConfig,
@@ -136,11 +138,53 @@ impl Default for BootstrapConfig {
 impl BootstrapConfig {
     /// The teacher's settings; `Err` names what is wrong with `teacher`.
     pub fn teacher_settings(&self) -> Result<MctsSettings, String> {
-        match AgentSpec::parse(&self.teacher) {
-            Ok(AgentSpec::Mcts(settings)) => Ok(settings),
-            Ok(other) => Err(format!("bootstrap.teacher must be a rollout `mcts:` agent, not `{other}`")),
-            Err(e) => Err(format!("bootstrap.teacher: {e}")),
-        }
+        rollout_settings(&self.teacher, "bootstrap.teacher")
+    }
+}
+
+/// League games ([`super::selfplay`]): a share of each generation's games is played against a fixed
+/// rollout MCTS opponent instead of the network itself, seats alternating; only the network's moves
+/// become samples. Self-play alone teaches a side the values it has against its own best replies: a
+/// side that loses to those (the sixteen-rebels General) learns that every line is lost and settles
+/// for draws against opponents that would err. Mixing in games against a fallible opponent makes the
+/// network a best reply to the mixture (as the league of AlphaStar mixes opponents), at the price of
+/// values that are no longer those of pure self-play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LeagueConfig {
+    /// The fixed opponent: a rollout `mcts:` agent spec, playing at its own temperature.
+    pub opponent: String,
+    /// The share of each generation's games played against it; 0: pure self-play.
+    pub share: f64,
+}
+
+impl Default for LeagueConfig {
+    fn default() -> LeagueConfig {
+        LeagueConfig { opponent: "mcts:sims=800".to_string(), share: 0.0 }
+    }
+}
+
+impl LeagueConfig {
+    /// The opponent's settings when league games are on; `Err` names what is wrong with `opponent`.
+    pub fn opponent_settings(&self) -> Result<Option<MctsSettings>, String> {
+        let settings = rollout_settings(&self.opponent, "league.opponent")?;
+        Ok((self.share > 0.0).then_some(settings))
+    }
+
+    /// When game number `number` of the run (counted over every generation) is a league game, its
+    /// number among the league games. They are spread evenly, `share` of every run of games.
+    pub fn league_game(&self, number: u64) -> Option<u64> {
+        let before = |n: u64| (n as f64 * self.share).floor() as u64;
+        (self.share > 0.0 && before(number + 1) > before(number)).then(|| before(number))
+    }
+}
+
+/// The settings of a rollout `mcts:` agent spec given under `key`.
+fn rollout_settings(spec: &str, key: &str) -> Result<MctsSettings, String> {
+    match AgentSpec::parse(spec) {
+        Ok(AgentSpec::Mcts(settings)) => Ok(settings),
+        Ok(other) => Err(format!("{key} must be a rollout `mcts:` agent, not `{other}`")),
+        Err(e) => Err(format!("{key}: {e}")),
     }
 }
 
@@ -252,7 +296,7 @@ impl TrainConfig {
         let name_ok = !self.run.name.is_empty()
             && self.run.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
             && !self.run.name.starts_with('.');
-        let checks: [(bool, &str); 12] = [
+        let checks: [(bool, &str); 13] = [
             (name_ok, "run.name must be a plain folder name (letters, digits, - _ .)"),
             (!self.run.specs.is_empty(), "run.specs must name at least one ruleset spec"),
             (self.run.minutes >= 0.0 && self.run.minutes.is_finite(), "run.minutes must be ≥ 0"),
@@ -274,11 +318,13 @@ impl TrainConfig {
                 "optimizer.batch_size and learning_rate must be > 0",
             ),
             (self.optimizer.reuse > 0.0, "optimizer.reuse must be > 0"),
+            ((0.0..=1.0).contains(&self.league.share), "league.share must be in 0..=1"),
         ];
         if let Some((_, problem)) = checks.iter().find(|(ok, _)| !ok) {
             return Err(problem.to_string());
         }
         self.bootstrap.teacher_settings()?;
+        self.league.opponent_settings()?;
         for baseline in &self.evaluation.baselines {
             AgentSpec::parse(baseline).map_err(|e| format!("evaluation.baselines: {e}"))?;
         }
@@ -307,6 +353,23 @@ mod tests {
         assert_eq!(config.selfplay, SelfPlayConfig::default());
         assert_eq!(config.network.size.to_string(), "b4c32");
         assert_eq!(config.run.seed, 1);
+        assert_eq!(config.league.opponent_settings(), Ok(None));
+    }
+
+    #[test]
+    fn league_games_are_spread_evenly_at_their_share() {
+        let league = |share| LeagueConfig { share, ..LeagueConfig::default() };
+        let count = |share, n: u64| (0..n).filter_map(|i| league(share).league_game(i)).count();
+        assert_eq!(count(0.0, 1000), 0);
+        assert_eq!(count(1.0, 1000), 1000);
+        assert_eq!(count(0.25, 1000), 250);
+        // Every window of 8 games holds 2 at a quarter, so each generation gets its share.
+        for start in 0..100 {
+            assert_eq!((start..start + 8).filter_map(|i| league(0.25).league_game(i)).count(), 2);
+        }
+        // Numbered in order, so that their seats can alternate.
+        let numbers: Vec<u64> = (0..12).filter_map(|i| league(0.25).league_game(i)).collect();
+        assert_eq!(numbers, [0, 1, 2]);
     }
 
     #[test]
@@ -321,6 +384,8 @@ mod tests {
             (format!("{base}[bootstrap]\nteacher = \"random\"\n"), "must be a rollout `mcts:` agent"),
             (format!("{base}[bootstrap]\nteacher = \"mcts:sims=x\"\n"), "bootstrap.teacher"),
             (format!("{base}[bootstrap]\ngames = 3\n"), "games"),
+            (format!("{base}[league]\nshare = 1.5\n"), "league.share"),
+            (format!("{base}[league]\nopponent = \"net:path=x\"\n"), "league.opponent must be a rollout"),
             ("[run]\nname = \"../x\"\nspecs = [\"a\"]\n".to_string(), "plain folder name"),
             ("[run]\nspecs = [\"a\"]\n".to_string(), "name"),
         ];
