@@ -21,8 +21,8 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use config::SelfPlayConfig;
 pub use config::TrainConfig;
+use config::{LeagueSettings, SelfPlayConfig};
 use learner::{Learner, StepLosses};
 use metrics::{Metrics, process_cpu_seconds};
 use replay::{Batch, MirrorMap, ReplayBuffer};
@@ -185,7 +185,7 @@ fn train_family<G: NetGame>(
         // League games once the teacher is done (teacher games have no network side).
         let league = match teacher {
             Some(_) => None,
-            None => config.league.opponent_settings().expect("a checked config"),
+            None => config.league.settings().expect("a checked config"),
         };
         let steps = ((replay.recent_positions(config.selfplay.games_per_generation) as f64
             * config.optimizer.reuse)
@@ -354,7 +354,7 @@ fn progress(show: bool, length: u64, what: &'static str) -> ProgressBar {
 #[derive(Clone, Copy)]
 struct Opponents<'a> {
     teacher: Option<&'a MctsSettings>,
-    league: Option<&'a MctsSettings>,
+    league: Option<&'a LeagueSettings>,
 }
 
 /// One generation's games, split across the worker threads; returned in game order. The network plays
@@ -372,13 +372,11 @@ fn self_play<G: NetGame>(
     let jobs: Vec<GameJob> = (0..count)
         .map(|i| {
             let number = games_before + i as u64;
-            let league_game = opponents.league.and(config.league.league_game(number));
-            GameJob {
-                index: i,
-                spec: number as usize % games.len(),
-                seed: derive_seed(config.run.seed, number),
-                opponent: league_game.map(|n| Side::BOTH[(n % 2) as usize]),
-            }
+            let (spec, opponent) = match opponents.league {
+                Some(_) => config.league.spec_and_opponent(number, games.len()),
+                None => (number as usize % games.len(), None),
+            };
+            GameJob { index: i, spec, seed: derive_seed(config.run.seed, number), opponent }
         })
         .collect();
     let workers = config.selfplay.workers.min(count);

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::config::SelfPlayConfig;
+use super::config::{LeagueSettings, SelfPlayConfig};
 use super::replay::{Position, SavedGame, Target, wdl_target};
-use crate::agents::{MctsSettings, derive_seed};
+use crate::agents::derive_seed;
 use crate::game::{Playthrough, Side};
 use crate::nn::evaluator::write_evaluations;
 use crate::nn::{Inference, InferenceNet, NetGame, NetInput, Opponent};
@@ -124,7 +124,7 @@ pub fn play_games<G: NetGame>(
     games: &[G],
     net: &InferenceNet,
     config: &SelfPlayConfig,
-    league: Option<&MctsSettings>,
+    league: Option<&LeagueSettings>,
     jobs: &[GameJob],
     next: &AtomicUsize,
     on_finished: &mut dyn FnMut(FinishedGame),
@@ -208,7 +208,7 @@ pub fn play_games<G: NetGame>(
 fn new_slot<G: NetGame>(
     game: &G,
     config: &SelfPlayConfig,
-    league: Option<&MctsSettings>,
+    league: Option<&LeagueSettings>,
     job: GameJob,
 ) -> Slot<G> {
     let search_config = SearchConfig {
@@ -219,6 +219,10 @@ fn new_slot<G: NetGame>(
             .then_some(DirichletNoise { alpha: config.dirichlet_alpha, epsilon: config.dirichlet_share }),
         reuse_tree: true,
         gumbel_considered: config.gumbel_actions,
+        contempt: match (job.opponent, league) {
+            (Some(_), Some(league)) => league.contempt,
+            _ => 0.0,
+        },
         ..SearchConfig::default()
     };
     let mut slot = Slot {
@@ -236,9 +240,9 @@ fn new_slot<G: NetGame>(
         }),
         opponent: job.opponent.zip(league).map(|(side, league)| LeagueOpponent {
             side,
-            search: Mcts::new(game.clone(), league.search.config()),
-            evaluator: RolloutEvaluator::new(league.rollout, derive_seed(job.seed, 2)),
-            temperature: league.search.temperature,
+            search: Mcts::new(game.clone(), league.opponent.search.config()),
+            evaluator: RolloutEvaluator::new(league.opponent.rollout, derive_seed(job.seed, 2)),
+            temperature: league.opponent.search.temperature,
         }),
     };
     play_opponent_moves(&mut slot);

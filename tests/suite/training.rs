@@ -212,9 +212,10 @@ fn league_games_add_the_opponent_plane_and_record_only_the_networks_moves() {
     let replay = read_replay(&run_dir.join("gen-000002"));
     let games: Vec<serde_json::Value> = replay.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(games.len(), 8);
-    // Games 5 and 7 of the run are league games 2 and 3, both on the second spec (the Rebels move
-    // first, at even plies): the opponent takes the General in the first of them, the Rebels in the
-    // other. The rest are self-play.
+    // Games 5 and 7 of the run are league games 2 and 3. League games cycle through the two specs and,
+    // per spec, alternate the opponent's seat, so in both of these the network has the General: on
+    // the first spec he moves first (even plies), on the second the Rebels do (odd plies). The other
+    // games are self-play.
     for (game, net_parity) in [(5, 0), (7, 1)] {
         assert_eq!(games[game]["opponent"], "rollouts", "game {game}");
         let plies: Vec<u64> =
