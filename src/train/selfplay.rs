@@ -55,6 +55,16 @@ struct Slot<G: NetGame> {
     opponent: Option<LeagueOpponent<G>>,
 }
 
+impl<G: NetGame> Slot<G> {
+    /// League games are played as matches are: a full search for every move (each a sample) and no
+    /// drawn opening moves, the opponent's rollouts giving the games their variety. Their results
+    /// are then the network's against that opponent, not those of its exploring self (which lost
+    /// half its league games as the Rebels, against none in matches).
+    fn is_league_game(&self) -> bool {
+        self.opponent.is_some()
+    }
+}
+
 /// The fixed rollout MCTS opponent of a league game.
 struct LeagueOpponent<G: NetGame> {
     side: Side,
@@ -269,7 +279,7 @@ fn play_opponent_moves<G: NetGame>(slot: &mut Slot<G>) {
 
 /// Sets up the search of the slot's next move: full or fast.
 fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
-    slot.full = config.draw_full_search(&mut slot.rng);
+    slot.full = slot.is_league_game() || config.draw_full_search(&mut slot.rng);
     slot.wanted = if slot.full { config.simulations } else { config.fast_simulations };
     slot.done = 0;
     slot.search.set_simulations(slot.wanted);
@@ -283,7 +293,8 @@ fn finish_move<G: NetGame>(
     config: &SelfPlayConfig,
     slot: &mut Slot<G>,
 ) {
-    let temperature = if slot.line.plies() < config.temperature_plies { 1.0 } else { 0.0 };
+    let opening = !slot.is_league_game() && slot.line.plies() < config.temperature_plies;
+    let temperature = if opening { 1.0 } else { 0.0 };
     let chosen = slot.search.choose_move(temperature, &mut slot.rng).expect("a game not over has a move");
     if slot.full {
         let policy = policy_target(game, slot.line.state(), &mut slot.search, chosen);
