@@ -280,6 +280,13 @@ fn train_family<G: NetGame>(
         if let Some(score) = stats.league_score {
             values.push(("selfplay/league_score", score));
         }
+        for (tag, score) in
+            ["selfplay/league_score_side0", "selfplay/league_score_side1"].iter().zip(stats.league_by_side)
+        {
+            if let Some(score) = score {
+                values.push((tag, score));
+            }
+        }
         // Recorded before the evaluation, whose games take a while: a run stopped during them keeps
         // this generation's curves along with its checkpoint.
         metrics.record(generation, &values);
@@ -295,7 +302,16 @@ fn train_family<G: NetGame>(
             scores.iter().map(|(name, s)| format!(", {name} {:.0}%", s * 100.0)).collect();
         let by = if teacher.is_some() { " teacher" } else { "" };
         let league_text = match stats.league_score {
-            Some(score) => format!(", {league_games} league games scored {:.0}%", score * 100.0),
+            Some(score) => {
+                let by_side: Vec<String> = Side::BOTH
+                    .iter()
+                    .zip(stats.league_by_side)
+                    .filter_map(|(side, s)| {
+                        Some(format!("{} {:.0}%", games[0].side_names()[side.index()], s? * 100.0))
+                    })
+                    .collect();
+                format!(", {league_games} league games scored {:.0}% ({})", score * 100.0, by_side.join(", "))
+            }
             None => String::new(),
         };
         eprintln!(
@@ -438,12 +454,13 @@ fn self_play<G: NetGame>(
 }
 
 /// Win and draw rates and length of a generation's self-play games, and the network's score in its
-/// league games (`None` without any).
+/// league games, in all and by the side it played (`None` without any).
 struct SelfPlayStats {
     wins: [f64; 2],
     draws: f64,
     mean_plies: f64,
     league_score: Option<f64>,
+    league_by_side: [Option<f64>; 2],
 }
 
 impl SelfPlayStats {
@@ -458,12 +475,18 @@ impl SelfPlayStats {
             (Some(winner), Some(opponent)) if winner == opponent.index() as u8 => 0.0,
             _ => 1.0,
         };
+        let mean_score = |games: Vec<&&FinishedGame>| {
+            (!games.is_empty()).then(|| games.iter().map(|g| net_score(g)).sum::<f64>() / games.len() as f64)
+        };
         SelfPlayStats {
             wins,
             draws: own.iter().filter(|g| g.saved.winner.is_none()).count() as f64 / n,
             mean_plies: own.iter().map(|g| g.plies as f64).sum::<f64>() / n,
-            league_score: (!league.is_empty())
-                .then(|| league.iter().map(net_score).sum::<f64>() / league.len() as f64),
+            league_score: mean_score(league.iter().collect()),
+            // The network plays the side its opponent does not.
+            league_by_side: Side::BOTH.map(|side| {
+                mean_score(league.iter().filter(|g| g.opponent == Some(side.opponent())).collect())
+            }),
         }
     }
 }

@@ -209,6 +209,15 @@ fn league_games_add_the_opponent_plane_and_record_only_the_networks_moves() {
         })
         .collect();
     assert_eq!(league_games, [0.0, 2.0]);
+    // In both league games the network had the General (below): its score is his alone.
+    let line: serde_json::Value = metrics
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["selfplay/league_games"] == 2.0)
+        .unwrap();
+    assert!(line["selfplay/league_score_side0"].is_f64(), "{line}");
+    assert!(line.get("selfplay/league_score_side1").is_none(), "{line}");
+    assert!(stderr(&output).contains("% (general "), "{}", stderr(&output));
     let replay = read_replay(&run_dir.join("gen-000002"));
     let games: Vec<serde_json::Value> = replay.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(games.len(), 8);
