@@ -14,7 +14,7 @@ use super::mcts::MctsAgent;
 use super::random::RandomAgent;
 use super::{Agent, derive_seed};
 use crate::game::playout::RolloutPolicy;
-use crate::nn::{InferenceNet, NetEvaluator, NetGame, Opponent, checkpoint};
+use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint};
 use crate::search::{RolloutEvaluator, SearchConfig};
 
 /// Every agent name with its keys, for help texts and error messages.
@@ -31,14 +31,13 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
         "net",
         "network-guided MCTS; keys path=CHECKPOINT (required: a run folder such as \
          checkpoints/sixteen-rebels, or one generation folder), sims=N (200), c (1.5), temp (0), open (0), \
-         contempt (0), batch (8), opponent=network|rollouts (network: tells a network trained with \
-         league games whom it faces; rollouts: an `mcts` agent)",
+         contempt (0), batch (8)",
     ),
     ("human", "moves typed at the terminal (rebel-zero play only)"),
 ];
 
 const MCTS_KEYS: &str = "sims, c, temp, open, contempt, batch, rollout";
-const NET_KEYS: &str = "path, sims, c, temp, open, contempt, batch, opponent";
+const NET_KEYS: &str = "path, sims, c, temp, open, contempt, batch";
 
 /// A checked agent spec.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,9 +109,6 @@ pub struct NetSettings {
     /// A checkpoint: a run folder (its latest generation) or a generation folder.
     pub path: String,
     pub search: SearchSettings,
-    /// Whom the network is told it faces, through its opponent plane (only networks trained with
-    /// league games have one).
-    pub opponent: Opponent,
 }
 
 /// The rollout MCTS agent's settings.
@@ -204,17 +200,7 @@ impl AgentSpec {
                     checkpoint::load_for_game(Path::new(&settings.path), game, &device).map_err(|e| {
                         AgentError::Checkpoint { agent: self.to_string(), problem: e.to_string() }
                     })?;
-                if !settings.opponent.is_network() && !net.shape().opponent_plane {
-                    return Err(AgentError::Checkpoint {
-                        agent: self.to_string(),
-                        problem: format!(
-                            "the network at {} has no opponent plane (it was trained without league \
-                             games), so `opponent=rollouts` cannot tell it anything",
-                            settings.path
-                        ),
-                    });
-                }
-                let evaluator = NetEvaluator::new(game, InferenceNet::new(&net), settings.opponent);
+                let evaluator = NetEvaluator::new(game, InferenceNet::new(&net));
                 Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
             AgentSpec::Human => Err(AgentError::HumanNotHere),
@@ -235,14 +221,7 @@ impl fmt::Display for AgentSpec {
                 };
                 write!(f, "mcts:{},rollout={rollout}", s.search)
             }
-            AgentSpec::Net(s) => {
-                write!(f, "net:path={},{}", s.path, s.search)?;
-                // Written only when set, as `open` and `contempt` are, so older canonical texts hold.
-                match s.opponent {
-                    Opponent::Network => Ok(()),
-                    Opponent::Rollouts => write!(f, ",opponent=rollouts"),
-                }
-            }
+            AgentSpec::Net(s) => write!(f, "net:path={},{}", s.path, s.search),
         }
     }
 }
@@ -351,37 +330,18 @@ fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSettings, AgentError> {
 }
 
 fn parse_net(pairs: &[(&str, &str)]) -> Result<NetSettings, AgentError> {
-    let mut settings = NetSettings {
-        path: String::new(),
-        search: SearchSettings::with_simulations_and_batch(200, 8),
-        opponent: Opponent::Network,
-    };
-    let (mut path, mut opponent) = (None, Opponent::Network);
+    let mut settings =
+        NetSettings { path: String::new(), search: SearchSettings::with_simulations_and_batch(200, 8) };
+    let mut path = None;
     let options = SearchOptions { agent: "net", allowed: NET_KEYS, settings: &mut settings.search };
     options.read_all(pairs, |key, value| match key {
         "path" => {
             path = Some(value.to_string());
             Ok(true)
         }
-        "opponent" => {
-            opponent = match value {
-                "network" => Opponent::Network,
-                "rollouts" => Opponent::Rollouts,
-                _ => {
-                    return Err(AgentError::BadValue {
-                        agent: "net".to_string(),
-                        key: key.to_string(),
-                        value: value.to_string(),
-                        expected: "network or rollouts".to_string(),
-                    });
-                }
-            };
-            Ok(true)
-        }
         _ => Ok(false),
     })?;
     settings.path = path.ok_or(AgentError::NetWithoutPath)?;
-    settings.opponent = opponent;
     Ok(settings)
 }
 
@@ -415,13 +375,6 @@ mod tests {
         let net = AgentSpec::parse("net:contempt=0.25,path=runs/x").unwrap();
         assert_eq!(net.to_string(), "net:path=runs/x,sims=200,c=1.5,temp=0,contempt=0.25,batch=8");
         assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
-        let net = AgentSpec::parse("net:opponent=rollouts,path=runs/x").unwrap();
-        assert_eq!(net.to_string(), "net:path=runs/x,sims=200,c=1.5,temp=0,batch=8,opponent=rollouts");
-        assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
-        assert_eq!(
-            AgentSpec::parse("net:opponent=network,path=runs/x").unwrap().to_string(),
-            "net:path=runs/x,sims=200,c=1.5,temp=0,batch=8"
-        );
     }
 
     #[test]
@@ -432,7 +385,6 @@ mod tests {
             ("mcts:simulations=5", &["simulations", "sims, c, temp, open, contempt, batch, rollout"]),
             ("net:path=x,open=-2", &["open=-2", "plies"]),
             ("net:path=x,contempt=1.5", &["contempt=1.5", "from 0 to 1"]),
-            ("net:path=x,opponent=human", &["opponent=human", "network or rollouts"]),
             ("mcts:contempt=-0.1", &["contempt=-0.1"]),
             ("mcts:rollout=smart", &["rollout=smart", "decisive or uniform"]),
             ("mcts:sims=0", &["sims=0", "≥ 1"]),

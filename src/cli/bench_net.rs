@@ -45,7 +45,7 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
             (checkpoint.meta.shape, checkpoint.load_net(&device)?)
         }
         None => {
-            let shape = game.net_shape(args.size, false);
+            let shape = game.net_shape(args.size);
             (shape, PolicyValueNet::new(&shape, &device))
         }
     };

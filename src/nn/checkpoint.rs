@@ -146,7 +146,7 @@ impl Checkpoint {
     /// Checks that this checkpoint's network can play `game`.
     pub fn check_game<G: NetGame>(&self, game: &G) -> Result<(), CheckpointError> {
         let wanted = encoder_name(game);
-        let shape = game.net_shape(self.meta.shape.tower, self.meta.shape.opponent_plane);
+        let shape = game.net_shape(self.meta.shape.tower);
         if self.meta.encoder != wanted || self.meta.shape != shape {
             return Err(CheckpointError::Mismatch {
                 path: self.dir.clone(),

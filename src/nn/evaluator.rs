@@ -2,28 +2,25 @@
 //! through the network once, and turned into priors over each leaf's legal moves (a softmax over their
 //! logits only, which masks the illegal ones) and a value `P(win) − P(loss)` for its player to move.
 
-use super::{Inference, InferenceNet, NetGame, NetInput, Opponent};
+use super::{Encoder, Inference, InferenceNet, NetGame};
 use crate::search::{Evaluations, Evaluator, LeafBatch};
 
 /// A network evaluating leaves for one game.
 #[derive(Clone, Debug)]
 pub struct NetEvaluator<G: NetGame> {
     net: InferenceNet,
-    layout: NetInput<G::Encoder>,
-    opponent: Opponent,
+    encoder: G::Encoder,
     actions: usize,
     input: Vec<f32>,
     output: Inference,
 }
 
 impl<G: NetGame> NetEvaluator<G> {
-    /// `net` must have been built for `game`'s shape ([`NetGame::net_shape`]); `opponent` fills its
-    /// opponent plane, if it has one.
-    pub fn new(game: &G, net: InferenceNet, opponent: Opponent) -> NetEvaluator<G> {
+    /// `net` must have been built for `game`'s shape ([`NetGame::net_shape`]).
+    pub fn new(game: &G, net: InferenceNet) -> NetEvaluator<G> {
         NetEvaluator {
-            layout: NetInput::new(game, net.shape().opponent_plane),
             net,
-            opponent,
+            encoder: G::Encoder::for_game(game),
             actions: game.facts().action_count,
             input: Vec::new(),
             output: Inference::default(),
@@ -34,10 +31,10 @@ impl<G: NetGame> NetEvaluator<G> {
 impl<G: NetGame> Evaluator<G> for NetEvaluator<G> {
     fn evaluate(&mut self, game: &G, leaves: &LeafBatch<G>, out: &mut Evaluations) {
         let positions = leaves.len();
-        let len = self.layout.input_len();
+        let len = self.encoder.input_len();
         self.input.resize(positions * len, 0.0);
         for (leaf, slot) in self.input.chunks_exact_mut(len).enumerate() {
-            self.layout.encode(game, leaves.state(leaf), leaves.plies(leaf), self.opponent, slot);
+            self.encoder.encode(game, leaves.state(leaf), leaves.plies(leaf), slot);
         }
         self.net.infer(&self.input, positions, &mut self.output);
         write_evaluations(game, leaves, &self.output.policy, &self.output.wdl, self.actions, out);

@@ -274,10 +274,6 @@ impl InferenceNet {
 
     /// Runs the network on `positions` encoded positions laid end to end in `input` (each
     /// `[planes, height, width]`), overwriting `out`.
-    pub fn shape(&self) -> &NetShape {
-        &self.shape
-    }
-
     pub fn infer(&self, input: &[f32], positions: usize, out: &mut Inference) {
         let (width, height) = self.shape.grid;
         let per_position = self.shape.planes * width * height;
@@ -417,7 +413,6 @@ mod tests {
             grid: (5, 7),
             actions: 40,
             policy: PolicyHead::Dense,
-            opponent_plane: false,
         };
         let per_cell = NetShape {
             tower: TowerSize { blocks: 1, channels: 16 },
@@ -425,7 +420,6 @@ mod tests {
             grid: (9, 9),
             actions: 81 * 6,
             policy: PolicyHead::PerCell { kinds: 6 },
-            opponent_plane: true,
         };
         for shape in [dense, per_cell] {
             let net = net_with_statistics(&shape, &device);
@@ -447,7 +441,7 @@ mod tests {
     #[test]
     fn matches_burns_forward_on_the_shipped_networks() {
         use crate::game::AnyGame;
-        use crate::nn::{NetGame, NetInput, Opponent, checkpoint};
+        use crate::nn::{Encoder, NetGame, checkpoint};
         use rand::SeedableRng;
 
         fn check<G: NetGame>(game: &G, path: &str) {
@@ -455,15 +449,14 @@ mod tests {
             let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
             let net =
                 checkpoint::load_for_game(&manifest.join(path), game, &device).expect("a shipped network");
-            let layout = NetInput::<G::Encoder>::new(game, net.shape().opponent_plane);
+            let encoder = G::Encoder::for_game(game);
             let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(5);
             let (mut state, mut moves) = (game.start(), G::Moves::default());
             let mut input = Vec::new();
             for ply in 0..24 {
                 let start = input.len();
-                input.resize(start + layout.input_len(), 0.0);
-                let opponent = if ply % 2 == 0 { Opponent::Network } else { Opponent::Rollouts };
-                layout.encode(game, &state, ply, opponent, &mut input[start..]);
+                input.resize(start + encoder.input_len(), 0.0);
+                encoder.encode(game, &state, ply, &mut input[start..]);
                 match game.sample_move(&state, &mut rng, &mut moves) {
                     Some(mv) if game.outcome(&state).is_none() => game.apply(&mut state, mv),
                     _ => state = game.start(),

@@ -13,9 +13,7 @@ pub mod model;
 pub mod symmetry;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
-pub use encode::{
-    Encoder, NetInput, Opponent, chess::ChessEncoder, hunt::HuntEncoder, imperial::ImperialEncoder,
-};
+pub use encode::{Encoder, chess::ChessEncoder, hunt::HuntEncoder, imperial::ImperialEncoder};
 pub use evaluator::NetEvaluator;
 pub use inference::{Inference, InferenceNet};
 pub use model::{NetShape, PolicyHead, PolicyValueNet, TowerSize};
@@ -41,17 +39,15 @@ pub trait NetGame: Game {
         PolicyHead::Dense
     }
 
-    /// The network shape for a tower over this game's encoding and action space, with or without the
-    /// opponent plane.
-    fn net_shape(&self, tower: TowerSize, opponent_plane: bool) -> NetShape {
-        let input = NetInput::<Self::Encoder>::new(self, opponent_plane);
+    /// The network shape for a tower over this game's encoding and action space.
+    fn net_shape(&self, tower: TowerSize) -> NetShape {
+        let encoder = Self::Encoder::for_game(self);
         NetShape {
             tower,
-            planes: input.planes(),
-            grid: input.encoder.grid(),
+            planes: encoder.planes(),
+            grid: encoder.grid(),
             actions: self.facts().action_count,
             policy: self.policy_head(),
-            opponent_plane,
         }
     }
 }

@@ -82,7 +82,6 @@ pub enum PolicyHead {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NetShape {
     pub tower: TowerSize,
-    /// Input planes, the opponent plane included.
     pub planes: usize,
     /// `(width, height)` of the input grid.
     pub grid: (usize, usize),
@@ -90,10 +89,6 @@ pub struct NetShape {
     /// Checkpoints written before per-cell heads existed are dense.
     #[serde(default)]
     pub policy: PolicyHead,
-    /// Whether the last input plane says who the opponent is ([`crate::nn::encode::Opponent`]): networks
-    /// trained with league games have it; checkpoints written before it existed do not.
-    #[serde(default)]
-    pub opponent_plane: bool,
 }
 
 impl NetShape {
@@ -211,20 +206,6 @@ impl PolicyValueNet {
         self.shape
     }
 
-    /// This network with the opponent plane added after its input planes. The stem's weights for the
-    /// new plane start at zero, so the network computes exactly what it did until training teaches it
-    /// what the plane means: a run can turn league games on without starting over.
-    pub fn with_opponent_plane(mut self) -> PolicyValueNet {
-        assert!(!self.shape.opponent_plane, "the network has its opponent plane already");
-        let weight = self.stem.conv.weight.val(); // [c, planes, 3, 3]
-        let [channels, _, rows, columns] = weight.dims();
-        let zeros = Tensor::<4>::zeros([channels, 1, rows, columns], &weight.device());
-        self.stem.conv.weight = burn::module::Param::from_tensor(Tensor::cat(vec![weight, zeros], 1));
-        self.shape.planes += 1;
-        self.shape.opponent_plane = true;
-        self
-    }
-
     /// `input` is `[batch, planes, height, width]`; returns `(policy logits [batch, actions],
     /// win/draw/loss logits [batch, 3])`.
     pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
@@ -303,7 +284,6 @@ mod tests {
             grid: (5, 7),
             actions: 40,
             policy: PolicyHead::Dense,
-            opponent_plane: false,
         };
         for shape in
             [shape, NetShape { actions: 5 * 7 * 4, policy: PolicyHead::PerCell { kinds: 4 }, ..shape }]
@@ -313,45 +293,6 @@ mod tests {
             let (policy, value) = net.forward(input);
             assert_eq!(policy.dims(), [2, shape.actions]);
             assert_eq!(value.dims(), [2, 3]);
-        }
-    }
-
-    /// Adding the opponent plane changes nothing until the plane is trained: with the plane at 0 or 1,
-    /// the widened network gives the old network's outputs.
-    #[test]
-    fn a_new_opponent_plane_leaves_the_outputs_unchanged() {
-        let device = Device::flex();
-        device.seed(11);
-        let shape = NetShape {
-            tower: TowerSize { blocks: 1, channels: 8 },
-            planes: 3,
-            grid: (5, 7),
-            actions: 40,
-            policy: PolicyHead::Dense,
-            opponent_plane: false,
-        };
-        let net = PolicyValueNet::new(&shape, &device);
-        let input: Vec<f32> = (0..2 * 3 * 35).map(|i| ((i * 31) % 7) as f32 * 0.5 - 1.0).collect();
-        let outputs = |net: &PolicyValueNet, input: Vec<f32>, planes: usize| {
-            let input = Tensor::<4>::from_data(TensorData::new(input, [2, planes, 7, 5]), &device);
-            let (policy, value) = net.forward(input);
-            let values = |t: Tensor<2>| t.into_data().try_into_vec::<f32>().unwrap();
-            (values(policy), values(value))
-        };
-        let before = outputs(&net, input.clone(), 3);
-        let widened = net.with_opponent_plane();
-        assert_eq!(widened.shape(), NetShape { planes: 4, opponent_plane: true, ..shape });
-        for plane_value in [0.0, 1.0] {
-            // Each position's three planes, then its opponent plane.
-            let mut widened_input = Vec::new();
-            for position in input.chunks(3 * 35) {
-                widened_input.extend_from_slice(position);
-                widened_input.extend(std::iter::repeat_n(plane_value, 35));
-            }
-            let after = outputs(&widened, widened_input, 4);
-            for (a, b) in before.0.iter().chain(&before.1).zip(after.0.iter().chain(&after.1)) {
-                assert!((a - b).abs() < 1e-5, "{a} against {b} with the plane at {plane_value}");
-            }
         }
     }
 
@@ -369,7 +310,6 @@ mod tests {
             grid: (9, 9),
             actions: 81 * kinds,
             policy: PolicyHead::PerCell { kinds },
-            opponent_plane: false,
         };
         let net = PolicyValueNet::new(&shape, &device);
         let logits = |lit: Option<usize>| -> Vec<f32> {

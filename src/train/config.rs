@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::agents::{AgentSpec, MctsSettings};
-use crate::game::Side;
 use crate::nn::TowerSize;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -19,8 +18,6 @@ pub struct TrainConfig {
     pub selfplay: SelfPlayConfig,
     #[serde(default)]
     pub bootstrap: BootstrapConfig,
-    #[serde(default)]
-    pub league: LeagueConfig,
     #[serde(default)]
     pub replay: ReplayConfig,
     #[serde(default)]
@@ -139,81 +136,11 @@ impl Default for BootstrapConfig {
 impl BootstrapConfig {
     /// The teacher's settings; `Err` names what is wrong with `teacher`.
     pub fn teacher_settings(&self) -> Result<MctsSettings, String> {
-        rollout_settings(&self.teacher, "bootstrap.teacher")
-    }
-}
-
-/// League games ([`super::selfplay`]): a share of each generation's games is played against a fixed
-/// rollout MCTS opponent instead of the network itself, seats alternating; only the network's moves
-/// become samples. Self-play alone teaches a side the values it has against its own best replies: a
-/// side that loses to those (the sixteen-rebels General) learns that every line is lost and settles
-/// for draws against opponents that would err. Mixing in games against a fallible opponent makes the
-/// network a best reply to the mixture (as the league of AlphaStar mixes opponents), at the price of
-/// values that are no longer those of pure self-play.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct LeagueConfig {
-    /// The fixed opponent: a rollout `mcts:` agent spec, playing at its own temperature.
-    pub opponent: String,
-    /// The share of each generation's games played against it; 0: pure self-play.
-    pub share: f64,
-    /// What a draw costs the network in league games, 0..=1 (its search's contempt). A side that
-    /// takes every draw a fallible opponent offers never learns which of its lines win.
-    pub contempt: f32,
-}
-
-impl Default for LeagueConfig {
-    fn default() -> LeagueConfig {
-        LeagueConfig { opponent: "mcts:sims=800".to_string(), share: 0.0, contempt: 0.0 }
-    }
-}
-
-/// The checked settings of league games.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LeagueSettings {
-    pub opponent: MctsSettings,
-    pub contempt: f32,
-}
-
-impl LeagueConfig {
-    /// The league's settings when league games are on; `Err` names what is wrong with `opponent`.
-    pub fn settings(&self) -> Result<Option<LeagueSettings>, String> {
-        let opponent = rollout_settings(&self.opponent, "league.opponent")?;
-        Ok((self.share > 0.0).then_some(LeagueSettings { opponent, contempt: self.contempt }))
-    }
-
-    /// How many of the run's games before game number `number` are league games.
-    fn league_games_before(&self, number: u64) -> u64 {
-        (number as f64 * self.share).floor() as u64
-    }
-
-    /// The spec index (of `specs`) of the run's game number `number` while league games are on, and
-    /// in a league game the opponent's side. League games cycle through the specs, and for each spec
-    /// the opponent's seat alternates; self-play games cycle through the specs too. Each kind is
-    /// counted over itself, so that neither leaves a spec out (game `number % specs` would give every
-    /// league game an odd spec at a share of ½).
-    pub fn spec_and_opponent(&self, number: u64, specs: usize) -> (usize, Option<Side>) {
-        let specs = specs as u64;
-        match self.league_game(number) {
-            Some(n) => ((n % specs) as usize, Some(Side::BOTH[((n / specs) % 2) as usize])),
-            None => (((number - self.league_games_before(number)) % specs) as usize, None),
+        match AgentSpec::parse(&self.teacher) {
+            Ok(AgentSpec::Mcts(settings)) => Ok(settings),
+            Ok(other) => Err(format!("bootstrap.teacher must be a rollout `mcts:` agent, not `{other}`")),
+            Err(e) => Err(format!("bootstrap.teacher: {e}")),
         }
-    }
-
-    /// When game number `number` of the run (counted over every generation) is a league game, its
-    /// number among the league games. They are spread evenly, `share` of every run of games.
-    pub fn league_game(&self, number: u64) -> Option<u64> {
-        let before = |n: u64| self.league_games_before(n);
-        (self.share > 0.0 && before(number + 1) > before(number)).then(|| before(number))
-    }
-}
-
-/// The settings of a rollout `mcts:` agent spec given under `key`.
-fn rollout_settings(spec: &str, key: &str) -> Result<MctsSettings, String> {
-    match AgentSpec::parse(spec) {
-        Ok(AgentSpec::Mcts(settings)) => Ok(settings),
-        Ok(other) => Err(format!("{key} must be a rollout `mcts:` agent, not `{other}`")),
-        Err(e) => Err(format!("{key}: {e}")),
     }
 }
 
@@ -325,7 +252,7 @@ impl TrainConfig {
         let name_ok = !self.run.name.is_empty()
             && self.run.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
             && !self.run.name.starts_with('.');
-        let checks: [(bool, &str); 14] = [
+        let checks: [(bool, &str); 12] = [
             (name_ok, "run.name must be a plain folder name (letters, digits, - _ .)"),
             (!self.run.specs.is_empty(), "run.specs must name at least one ruleset spec"),
             (self.run.minutes >= 0.0 && self.run.minutes.is_finite(), "run.minutes must be ≥ 0"),
@@ -347,14 +274,11 @@ impl TrainConfig {
                 "optimizer.batch_size and learning_rate must be > 0",
             ),
             (self.optimizer.reuse > 0.0, "optimizer.reuse must be > 0"),
-            ((0.0..=1.0).contains(&self.league.share), "league.share must be in 0..=1"),
-            ((0.0..=1.0).contains(&self.league.contempt), "league.contempt must be in 0..=1"),
         ];
         if let Some((_, problem)) = checks.iter().find(|(ok, _)| !ok) {
             return Err(problem.to_string());
         }
         self.bootstrap.teacher_settings()?;
-        self.league.settings()?;
         for baseline in &self.evaluation.baselines {
             AgentSpec::parse(baseline).map_err(|e| format!("evaluation.baselines: {e}"))?;
         }
@@ -383,40 +307,6 @@ mod tests {
         assert_eq!(config.selfplay, SelfPlayConfig::default());
         assert_eq!(config.network.size.to_string(), "b4c32");
         assert_eq!(config.run.seed, 1);
-        assert_eq!(config.league.settings(), Ok(None));
-    }
-
-    #[test]
-    fn league_games_cover_every_spec_from_both_seats() {
-        use std::collections::BTreeMap;
-        let league = LeagueConfig { share: 0.5, ..LeagueConfig::default() };
-        let mut counts: BTreeMap<(usize, Option<Side>), u32> = BTreeMap::new();
-        for number in 0..1200 {
-            *counts.entry(league.spec_and_opponent(number, 6)).or_default() += 1;
-        }
-        // 600 league games over 6 specs × 2 seats, 600 self-play games over 6 specs.
-        let expected: BTreeMap<(usize, Option<Side>), u32> = (0..6)
-            .flat_map(|spec| {
-                [((spec, None), 100), ((spec, Some(Side::ZERO)), 50), ((spec, Some(Side::ONE)), 50)]
-            })
-            .collect();
-        assert_eq!(counts, expected);
-    }
-
-    #[test]
-    fn league_games_are_spread_evenly_at_their_share() {
-        let league = |share| LeagueConfig { share, ..LeagueConfig::default() };
-        let count = |share, n: u64| (0..n).filter_map(|i| league(share).league_game(i)).count();
-        assert_eq!(count(0.0, 1000), 0);
-        assert_eq!(count(1.0, 1000), 1000);
-        assert_eq!(count(0.25, 1000), 250);
-        // Every window of 8 games holds 2 at a quarter, so each generation gets its share.
-        for start in 0..100 {
-            assert_eq!((start..start + 8).filter_map(|i| league(0.25).league_game(i)).count(), 2);
-        }
-        // Numbered in order, so that their seats can alternate.
-        let numbers: Vec<u64> = (0..12).filter_map(|i| league(0.25).league_game(i)).collect();
-        assert_eq!(numbers, [0, 1, 2]);
     }
 
     #[test]
@@ -431,9 +321,6 @@ mod tests {
             (format!("{base}[bootstrap]\nteacher = \"random\"\n"), "must be a rollout `mcts:` agent"),
             (format!("{base}[bootstrap]\nteacher = \"mcts:sims=x\"\n"), "bootstrap.teacher"),
             (format!("{base}[bootstrap]\ngames = 3\n"), "games"),
-            (format!("{base}[league]\nshare = 1.5\n"), "league.share"),
-            (format!("{base}[league]\ncontempt = 2\n"), "league.contempt"),
-            (format!("{base}[league]\nopponent = \"net:path=x\"\n"), "league.opponent must be a rollout"),
             ("[run]\nname = \"../x\"\nspecs = [\"a\"]\n".to_string(), "plain folder name"),
             ("[run]\nspecs = [\"a\"]\n".to_string(), "name"),
         ];

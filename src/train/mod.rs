@@ -21,8 +21,8 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use config::SelfPlayConfig;
 pub use config::TrainConfig;
-use config::{LeagueSettings, SelfPlayConfig};
 use learner::{Learner, StepLosses};
 use metrics::{Metrics, process_cpu_seconds};
 use replay::{Batch, MirrorMap, ReplayBuffer};
@@ -95,8 +95,7 @@ fn train_family<G: NetGame>(
             other.spec()
         );
     }
-    // League games need the opponent plane; a network trained with it keeps it.
-    let mut shape = games[0].net_shape(config.network.size, config.league.share > 0.0);
+    let shape = games[0].net_shape(config.network.size);
     let run_dir = config.run_dir();
     let run_started = Instant::now();
     let cpu_started = process_cpu_seconds();
@@ -114,10 +113,7 @@ fn train_family<G: NetGame>(
         }
         Start::Resume => {
             let saved = Checkpoint::open(&run_dir).with_context(|| "nothing to resume")?;
-            let saved_plane = saved.meta.shape.opponent_plane;
-            if saved.meta.shape != games[0].net_shape(config.network.size, saved_plane)
-                || saved.meta.encoder != encoder
-            {
+            if saved.meta.shape != shape || saved.meta.encoder != encoder {
                 bail!(
                     "the checkpoint in {} is a {} network for {}; the config asks for {} on {}",
                     saved.dir.display(),
@@ -134,23 +130,14 @@ fn train_family<G: NetGame>(
                     config.run.specs
                 );
             }
-            let mut net = saved.load_net(&burn::prelude::Device::flex())?;
-            let mut optimizer = std::fs::read(saved.file(checkpoint::OPTIMIZER_FILE)).ok();
-            if shape.opponent_plane && !saved_plane {
-                eprintln!(
-                    "league games on: the network gains an opponent plane (its weights start at 0, so it \
-                     plays as before) and Adam starts afresh"
-                );
-                net = net.with_opponent_plane();
-                optimizer = None;
-            }
-            shape = net.shape();
+            let net = saved.load_net(&burn::prelude::Device::flex())?;
+            let optimizer = std::fs::read(saved.file(checkpoint::OPTIMIZER_FILE)).ok();
             let learner = Learner::resume(net, optimizer.as_deref(), shape, &config.optimizer)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", saved.dir.display()))?;
             let replay_file =
                 [REPLAY_FILE, LEGACY_REPLAY_FILE].map(|f| saved.file(f)).into_iter().find(|f| f.exists());
             if let Some(replay_file) = replay_file {
-                replay.load_jsonl(&replay_file, &games, shape.opponent_plane).map_err(anyhow::Error::msg)?;
+                replay.load_jsonl(&replay_file, &games).map_err(anyhow::Error::msg)?;
             }
             eprintln!(
                 "resuming {} at generation {} ({} games played, {} in the replay window)",
@@ -182,11 +169,6 @@ fn train_family<G: NetGame>(
         // Teacher games for the run's first generations (the config check parsed the teacher).
         let teacher = (generation <= config.bootstrap.generations)
             .then(|| config.bootstrap.teacher_settings().expect("a checked config"));
-        // League games once the teacher is done (teacher games have no network side).
-        let league = match teacher {
-            Some(_) => None,
-            None => config.league.settings().expect("a checked config"),
-        };
         let steps = ((replay.recent_positions(config.selfplay.games_per_generation) as f64
             * config.optimizer.reuse)
             / config.optimizer.batch_size as f64)
@@ -197,8 +179,7 @@ fn train_family<G: NetGame>(
         let played = std::thread::scope(|scope| {
             let selfplay = scope.spawn(|| {
                 let started = Instant::now();
-                let opponents = Opponents { teacher: teacher.as_ref(), league: league.as_ref() };
-                let played = self_play(config, &games, &net, opponents, counters.games, show_progress);
+                let played = self_play(config, &games, &net, teacher.as_ref(), counters.games, show_progress);
                 (played, started.elapsed().as_secs_f64())
             });
             let train_started = Instant::now();
@@ -215,7 +196,6 @@ fn train_family<G: NetGame>(
             played
         });
         let played_games = played.len() as u64;
-        let league_games = played.iter().filter(|g| g.opponent.is_some()).count();
         let stats = SelfPlayStats::of(&played);
         let new_positions: usize = played.iter().map(|g| g.positions.len()).sum();
         for game in played {
@@ -266,7 +246,6 @@ fn train_family<G: NetGame>(
             ("selfplay/draw_rate", stats.draws),
             ("selfplay/game_length", stats.mean_plies),
             ("selfplay/teacher", if teacher.is_some() { 1.0 } else { 0.0 }),
-            ("selfplay/league_games", league_games as f64),
             ("speed/games_per_second", played_games as f64 / selfplay_seconds),
             ("speed/positions_per_second", new_positions as f64 / selfplay_seconds),
             (
@@ -277,16 +256,6 @@ fn train_family<G: NetGame>(
             ("progress/games", counters.games as f64),
             ("progress/replay_positions", replay.positions() as f64),
         ]);
-        if let Some(score) = stats.league_score {
-            values.push(("selfplay/league_score", score));
-        }
-        for (tag, score) in
-            ["selfplay/league_score_side0", "selfplay/league_score_side1"].iter().zip(stats.league_by_side)
-        {
-            if let Some(score) = score {
-                values.push((tag, score));
-            }
-        }
         // Recorded before the evaluation, whose games take a while: a run stopped during them keeps
         // this generation's curves along with its checkpoint.
         metrics.record(generation, &values);
@@ -301,22 +270,9 @@ fn train_family<G: NetGame>(
         let scores_text: String =
             scores.iter().map(|(name, s)| format!(", {name} {:.0}%", s * 100.0)).collect();
         let by = if teacher.is_some() { " teacher" } else { "" };
-        let league_text = match stats.league_score {
-            Some(score) => {
-                let by_side: Vec<String> = Side::BOTH
-                    .iter()
-                    .zip(stats.league_by_side)
-                    .filter_map(|(side, s)| {
-                        Some(format!("{} {:.0}%", games[0].side_names()[side.index()], s? * 100.0))
-                    })
-                    .collect();
-                format!(", {league_games} league games scored {:.0}% ({})", score * 100.0, by_side.join(", "))
-            }
-            None => String::new(),
-        };
         eprintln!(
             "generation {generation}: {played_games}{by} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%), \
-             {steps} steps{}, {wall:.0} s, CPU {:.0}%{league_text}{scores_text}",
+             {steps} steps{}, {wall:.0} s, CPU {:.0}%{scores_text}",
             stats.mean_plies,
             games[0].side_names()[0],
             stats.wins[0] * 100.0,
@@ -365,22 +321,13 @@ fn progress(show: bool, length: u64, what: &'static str) -> ProgressBar {
     bar
 }
 
-/// Who plays a generation's games besides the network: the teacher in place of it, or the league
-/// opponent in a share of them.
-#[derive(Clone, Copy)]
-struct Opponents<'a> {
-    teacher: Option<&'a MctsSettings>,
-    league: Option<&'a LeagueSettings>,
-}
-
 /// One generation's games, split across the worker threads; returned in game order. The network plays
-/// them, or the teacher when there is one; league games put the league opponent in one seat, the seats
-/// alternating from one league game to the next.
+/// them, or the teacher when there is one.
 fn self_play<G: NetGame>(
     config: &TrainConfig,
     games: &[G],
     net: &InferenceNet,
-    opponents: Opponents,
+    teacher: Option<&MctsSettings>,
     games_before: u64,
     show_progress: bool,
 ) -> Vec<FinishedGame> {
@@ -388,11 +335,11 @@ fn self_play<G: NetGame>(
     let jobs: Vec<GameJob> = (0..count)
         .map(|i| {
             let number = games_before + i as u64;
-            let (spec, opponent) = match opponents.league {
-                Some(_) => config.league.spec_and_opponent(number, games.len()),
-                None => (number as usize % games.len(), None),
-            };
-            GameJob { index: i, spec, seed: derive_seed(config.run.seed, number), opponent }
+            GameJob {
+                index: i,
+                spec: number as usize % games.len(),
+                seed: derive_seed(config.run.seed, number),
+            }
         })
         .collect();
     let workers = config.selfplay.workers.min(count);
@@ -419,25 +366,16 @@ fn self_play<G: NetGame>(
                     bar.inc(1);
                     finished.lock().expect("no self-play worker panics holding the lock").push(game);
                 };
-                let mut play = || match opponents.teacher {
+                let mut play = || match teacher {
                     Some(teacher) => teacher::play_teacher_games(
                         games,
-                        net.shape().opponent_plane,
                         teacher,
                         worker_config,
                         jobs,
                         next,
                         &mut on_finished,
                     ),
-                    None => selfplay::play_games(
-                        games,
-                        net,
-                        worker_config,
-                        opponents.league,
-                        jobs,
-                        next,
-                        &mut on_finished,
-                    ),
+                    None => selfplay::play_games(games, net, worker_config, jobs, next, &mut on_finished),
                 };
                 match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
                     Ok(pool) => pool.install(play),
@@ -453,40 +391,22 @@ fn self_play<G: NetGame>(
     finished
 }
 
-/// Win and draw rates and length of a generation's self-play games, and the network's score in its
-/// league games, in all and by the side it played (`None` without any).
+/// Win and draw rates and length of a generation's games.
 struct SelfPlayStats {
     wins: [f64; 2],
     draws: f64,
     mean_plies: f64,
-    league_score: Option<f64>,
-    league_by_side: [Option<f64>; 2],
 }
 
 impl SelfPlayStats {
     fn of(played: &[FinishedGame]) -> SelfPlayStats {
-        let (league, own): (Vec<&FinishedGame>, Vec<&FinishedGame>) =
-            played.iter().partition(|g| g.opponent.is_some());
-        let n = own.len().max(1) as f64;
+        let n = played.len().max(1) as f64;
         let wins = Side::BOTH
-            .map(|s| own.iter().filter(|g| g.saved.winner == Some(s.index() as u8)).count() as f64 / n);
-        let net_score = |g: &&FinishedGame| match (g.saved.winner, g.opponent) {
-            (None, _) => 0.5,
-            (Some(winner), Some(opponent)) if winner == opponent.index() as u8 => 0.0,
-            _ => 1.0,
-        };
-        let mean_score = |games: Vec<&&FinishedGame>| {
-            (!games.is_empty()).then(|| games.iter().map(|g| net_score(g)).sum::<f64>() / games.len() as f64)
-        };
+            .map(|s| played.iter().filter(|g| g.saved.winner == Some(s.index() as u8)).count() as f64 / n);
         SelfPlayStats {
             wins,
-            draws: own.iter().filter(|g| g.saved.winner.is_none()).count() as f64 / n,
-            mean_plies: own.iter().map(|g| g.plies as f64).sum::<f64>() / n,
-            league_score: mean_score(league.iter().collect()),
-            // The network plays the side its opponent does not.
-            league_by_side: Side::BOTH.map(|side| {
-                mean_score(league.iter().filter(|g| g.opponent == Some(side.opponent())).collect())
-            }),
+            draws: played.iter().filter(|g| g.saved.winner.is_none()).count() as f64 / n,
+            mean_plies: played.iter().map(|g| g.plies as f64).sum::<f64>() / n,
         }
     }
 }
@@ -514,20 +434,15 @@ fn evaluate<G: NetGame>(
     generation: u64,
     show_progress: bool,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    // A network with the opponent plane is told when it faces rollout search.
-    let opponent_plane = Checkpoint::open(saved)?.meta.shape.opponent_plane;
-    let net_agent = |path: &Path, opening: u32, facing_rollouts: bool| {
+    let net_agent = |path: &Path, opening: u32| {
         let sims = config.evaluation.simulations;
-        let told = if facing_rollouts && opponent_plane { ",opponent=rollouts" } else { "" };
-        AgentSpec::parse(&format!("net:path={},sims={sims},open={opening}{told}", path.display()))
+        AgentSpec::parse(&format!("net:path={},sims={sims},open={opening}", path.display()))
     };
     // Each match: a name, the network's agent and its opponent's.
     let mut matches: Vec<(String, AgentSpec, AgentSpec)> = Vec::new();
     for baseline in &config.evaluation.baselines {
         let name = baseline.replace([':', '=', ','], "_");
-        let baseline = AgentSpec::parse(baseline)?;
-        let facing_rollouts = matches!(baseline, AgentSpec::Mcts(_));
-        matches.push((name, net_agent(saved, 0, facing_rollouts)?, baseline));
+        matches.push((name, net_agent(saved, 0)?, AgentSpec::parse(baseline)?));
     }
     if config.evaluation.previous {
         // The generation saved just before this one: always kept, since at least two are.
@@ -538,8 +453,8 @@ fn evaluate<G: NetGame>(
             let opening = PREVIOUS_MATCH_OPENING;
             matches.push((
                 "previous".to_string(),
-                net_agent(saved, opening, false)?,
-                net_agent(&previous, opening, false)?,
+                net_agent(saved, opening)?,
+                net_agent(&previous, opening)?,
             ));
         }
     }

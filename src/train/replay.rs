@@ -18,7 +18,7 @@ use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Playthrough, Side};
-use crate::nn::{Encoder, NetGame, NetInput, Opponent, mirror_planes};
+use crate::nn::{Encoder, NetGame, mirror_planes};
 
 /// One training sample: the encoded position, the search's move distribution (sparse, over the
 /// action space) and the game's result for the player to move (win, draw, loss).
@@ -46,10 +46,6 @@ pub struct SavedGame {
     /// The winning side's index; `None` for a draw.
     pub winner: Option<u8>,
     pub reason: String,
-    /// Whom the network played: a league game's rollout opponent, or itself. Windows saved before
-    /// league games existed hold only self-play.
-    #[serde(default, skip_serializing_if = "Opponent::is_network")]
-    pub opponent: Opponent,
 }
 
 /// The `[win, draw, loss]` target of a position whose player to move is `mover`.
@@ -61,14 +57,9 @@ pub fn wdl_target(winner: Option<Side>, mover: Side) -> [f32; 3] {
     }
 }
 
-/// Re-plays a saved game on `game` and encodes its recorded positions for a network with or without
-/// the opponent plane.
-pub fn encode_saved<G: NetGame>(
-    game: &G,
-    opponent_plane: bool,
-    saved: &SavedGame,
-) -> Result<Vec<Position>, String> {
-    let layout = NetInput::<G::Encoder>::new(game, opponent_plane);
+/// Re-plays a saved game on `game` and encodes its recorded positions.
+pub fn encode_saved<G: NetGame>(game: &G, saved: &SavedGame) -> Result<Vec<Position>, String> {
+    let encoder = G::Encoder::for_game(game);
     let mut line = Playthrough::new(game.clone());
     let mut positions = Vec::with_capacity(saved.targets.len());
     let mut targets = saved.targets.iter().peekable();
@@ -82,8 +73,8 @@ pub fn encode_saved<G: NetGame>(
         return Err("a policy target lies outside the action space or 0..=1".to_string());
     }
     let mut record = |line: &Playthrough<G>, target: &Target| {
-        let mut planes = vec![0.0; layout.input_len()].into_boxed_slice();
-        layout.encode(game, line.state(), line.plies(), saved.opponent, &mut planes);
+        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
+        encoder.encode(game, line.state(), line.plies(), &mut planes);
         let wdl = wdl_target(winner, game.to_move(line.state()));
         positions.push(Position { planes, policy: target.policy.clone(), wdl });
     };
@@ -178,13 +169,8 @@ impl ReplayBuffer {
     }
 
     /// Reads games written by [`ReplayBuffer::to_jsonl`] (gzipped when `path` ends in `.gz`),
-    /// re-encoding them on `games` (the run's specs) for a network with or without the opponent plane.
-    pub fn load_jsonl<G: NetGame>(
-        &mut self,
-        path: &Path,
-        games: &[G],
-        opponent_plane: bool,
-    ) -> Result<(), String> {
+    /// re-encoding them on `games` (the run's specs).
+    pub fn load_jsonl<G: NetGame>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
         let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
         let mut file = std::fs::File::open(path).map_err(cannot)?;
         let mut text = String::new();
@@ -197,7 +183,7 @@ impl ReplayBuffer {
             let bad = |e: String| format!("{} line {}: {e}", path.display(), number + 1);
             let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
             let game = games.get(saved.spec).ok_or_else(|| bad(format!("no spec number {}", saved.spec)))?;
-            let positions = encode_saved(game, opponent_plane, &saved).map_err(bad)?;
+            let positions = encode_saved(game, &saved).map_err(bad)?;
             self.push(saved, positions);
         }
         Ok(())

@@ -1,31 +1,27 @@
 //! Self-play: many games at once on one thread, their search leaves evaluated together in one network
 //! batch per step (inference is far cheaper per position in large batches), with KataGo's playout-cap
 //! randomisation: a share of moves gets a full search and becomes a training sample, the rest a fast
-//! search that only moves the game on. League games ([`super::config::LeagueConfig`]) run in the same
-//! slots: their fixed rollout opponent searches its moves on the spot, and only the network's moves are
-//! samples.
+//! search that only moves the game on.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::config::{LeagueSettings, SelfPlayConfig};
+use super::config::SelfPlayConfig;
 use super::replay::{Position, SavedGame, Target, wdl_target};
 use crate::agents::derive_seed;
 use crate::game::{Playthrough, Side};
 use crate::nn::evaluator::write_evaluations;
-use crate::nn::{Inference, InferenceNet, NetGame, NetInput, Opponent};
-use crate::search::{DirichletNoise, Evaluations, Mcts, RolloutEvaluator, SearchConfig};
+use crate::nn::{Encoder, Inference, InferenceNet, NetGame};
+use crate::search::{DirichletNoise, Evaluations, Mcts, SearchConfig};
 
-/// One game to play: its index in the generation, its spec and its seed, and in a league game the
-/// side the fixed opponent plays.
+/// One game to play: its index in the generation, its spec and its seed.
 #[derive(Clone, Copy, Debug)]
 pub struct GameJob {
     pub index: usize,
     pub spec: usize,
     pub seed: u64,
-    pub opponent: Option<Side>,
 }
 
 /// A finished self-play game.
@@ -35,8 +31,6 @@ pub struct FinishedGame {
     pub saved: SavedGame,
     pub positions: Vec<Position>,
     pub plies: u32,
-    /// The league opponent's side, in a league game.
-    pub opponent: Option<Side>,
 }
 
 /// A game in progress with its search.
@@ -52,31 +46,11 @@ struct Slot<G: NetGame> {
     /// Where this slot's leaves sit in the shared batch.
     leaves: std::ops::Range<usize>,
     samples: GameSamples,
-    opponent: Option<LeagueOpponent<G>>,
-}
-
-impl<G: NetGame> Slot<G> {
-    /// League games are played as matches are: a full search for every move (each a sample) and no
-    /// drawn opening moves, the opponent's rollouts giving the games their variety. Their results
-    /// are then the network's against that opponent, not those of its exploring self (which lost
-    /// half its league games as the Rebels, against none in matches).
-    fn is_league_game(&self) -> bool {
-        self.opponent.is_some()
-    }
-}
-
-/// The fixed rollout MCTS opponent of a league game.
-struct LeagueOpponent<G: NetGame> {
-    side: Side,
-    search: Mcts<G>,
-    evaluator: RolloutEvaluator<G>,
-    temperature: f32,
 }
 
 /// The training samples of a game in progress.
+#[derive(Default)]
 pub(super) struct GameSamples {
-    /// Whom the recorded moves' player faces, for the opponent plane.
-    opponent: Opponent,
     targets: Vec<Target>,
     positions: Vec<Position>,
     /// The player to move at each recorded position, to label it with the result at the end.
@@ -84,20 +58,16 @@ pub(super) struct GameSamples {
 }
 
 impl GameSamples {
-    pub(super) fn new(opponent: Opponent) -> GameSamples {
-        GameSamples { opponent, targets: Vec::new(), positions: Vec::new(), movers: Vec::new() }
-    }
-
     /// Records the position `line` stands at with the search's move distribution `policy`.
     pub(super) fn record<G: NetGame>(
         &mut self,
         game: &G,
-        layout: &NetInput<G::Encoder>,
+        encoder: &G::Encoder,
         line: &Playthrough<G>,
         policy: Vec<(u32, f32)>,
     ) {
-        let mut planes = vec![0.0; layout.input_len()].into_boxed_slice();
-        layout.encode(game, line.state(), line.plies(), self.opponent, &mut planes);
+        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
+        encoder.encode(game, line.state(), line.plies(), &mut planes);
         self.targets.push(Target { ply: line.plies(), policy: policy.clone() });
         self.positions.push(Position { planes, policy, wdl: [0.0; 3] });
         self.movers.push(game.to_move(line.state()));
@@ -115,15 +85,8 @@ impl GameSamples {
             targets: self.targets,
             winner: outcome.winner.map(|s| s.index() as u8),
             reason: outcome.reason.as_str().to_string(),
-            opponent: self.opponent,
         };
-        FinishedGame {
-            index: job.index,
-            saved,
-            positions: self.positions,
-            plies: line.plies(),
-            opponent: job.opponent,
-        }
+        FinishedGame { index: job.index, saved, positions: self.positions, plies: line.plies() }
     }
 }
 
@@ -134,13 +97,12 @@ pub fn play_games<G: NetGame>(
     games: &[G],
     net: &InferenceNet,
     config: &SelfPlayConfig,
-    league: Option<&LeagueSettings>,
     jobs: &[GameJob],
     next: &AtomicUsize,
     on_finished: &mut dyn FnMut(FinishedGame),
 ) {
-    let layout = NetInput::<G::Encoder>::new(&games[0], net.shape().opponent_plane);
-    let input_len = layout.input_len();
+    let encoder = G::Encoder::for_game(&games[0]);
+    let input_len = encoder.input_len();
     let actions = games[0].facts().action_count;
     let mut queue = std::iter::from_fn(|| jobs.get(next.fetch_add(1, Ordering::Relaxed)).copied());
     let mut slots: Vec<Slot<G>> = Vec::with_capacity(config.concurrent_games);
@@ -150,13 +112,7 @@ pub fn play_games<G: NetGame>(
     loop {
         while slots.len() < config.concurrent_games {
             let Some(job) = queue.next() else { break };
-            let slot = new_slot(&games[job.spec], config, league, job);
-            // Only a league opponent moving first could end a game before the network's first move.
-            if slot.line.is_over() {
-                on_finished(slot.samples.finish(slot.job, &slot.line));
-            } else {
-                slots.push(slot);
-            }
+            slots.push(new_slot(&games[job.spec], config, job));
         }
         if slots.is_empty() {
             return;
@@ -174,8 +130,7 @@ pub fn play_games<G: NetGame>(
             for leaf in 0..leaves.len() {
                 let start = input.len();
                 input.resize(start + input_len, 0.0);
-                let opponent = slot.samples.opponent;
-                layout.encode(game, leaves.state(leaf), leaves.plies(leaf), opponent, &mut input[start..]);
+                encoder.encode(game, leaves.state(leaf), leaves.plies(leaf), &mut input[start..]);
             }
             slot.leaves = rows..rows + leaves.len();
             rows += leaves.len();
@@ -201,8 +156,7 @@ pub fn play_games<G: NetGame>(
             let stalled = gathered == 0 && slot.done < slot.wanted && !slot.search.root_proof().is_proven();
             let searched = slot.done >= slot.wanted || slot.search.root_proof().is_proven();
             if searched || (stalled && slot.done > 0) {
-                finish_move(game, &layout, config, slot);
-                play_opponent_moves(slot);
+                finish_move(game, &encoder, config, slot);
                 if slot.line.is_over() {
                     let slot = slots.swap_remove(index);
                     on_finished(slot.samples.finish(slot.job, &slot.line));
@@ -215,12 +169,7 @@ pub fn play_games<G: NetGame>(
     }
 }
 
-fn new_slot<G: NetGame>(
-    game: &G,
-    config: &SelfPlayConfig,
-    league: Option<&LeagueSettings>,
-    job: GameJob,
-) -> Slot<G> {
+fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot<G> {
     let search_config = SearchConfig {
         simulations: config.simulations,
         c_puct: config.c_puct,
@@ -229,10 +178,6 @@ fn new_slot<G: NetGame>(
             .then_some(DirichletNoise { alpha: config.dirichlet_alpha, epsilon: config.dirichlet_share }),
         reuse_tree: true,
         gumbel_considered: config.gumbel_actions,
-        contempt: match (job.opponent, league) {
-            (Some(_), Some(league)) => league.contempt,
-            _ => 0.0,
-        },
         ..SearchConfig::default()
     };
     let mut slot = Slot {
@@ -244,42 +189,15 @@ fn new_slot<G: NetGame>(
         done: 0,
         full: true,
         leaves: 0..0,
-        samples: GameSamples::new(match job.opponent {
-            Some(_) => Opponent::Rollouts,
-            None => Opponent::Network,
-        }),
-        opponent: job.opponent.zip(league).map(|(side, league)| LeagueOpponent {
-            side,
-            search: Mcts::new(game.clone(), league.opponent.search.config()),
-            evaluator: RolloutEvaluator::new(league.opponent.rollout, derive_seed(job.seed, 2)),
-            temperature: league.opponent.search.temperature,
-        }),
+        samples: GameSamples::default(),
     };
-    play_opponent_moves(&mut slot);
-    if !slot.line.is_over() {
-        start_move(config, &mut slot);
-    }
+    start_move(config, &mut slot);
     slot
-}
-
-/// Plays the league opponent's moves, searched on the spot, until the network is to move or the game
-/// is over. The opponent's moves are not samples: their searches are not the network's.
-fn play_opponent_moves<G: NetGame>(slot: &mut Slot<G>) {
-    let Some(opponent) = &mut slot.opponent else { return };
-    while !slot.line.is_over() && slot.line.game().to_move(slot.line.state()) == opponent.side {
-        opponent.search.set_position(slot.line.start(), slot.line.moves());
-        opponent.search.run(&mut opponent.evaluator, &mut slot.rng);
-        let chosen = opponent
-            .search
-            .choose_move(opponent.temperature, &mut slot.rng)
-            .expect("a game not over has a move");
-        slot.line.play(chosen);
-    }
 }
 
 /// Sets up the search of the slot's next move: full or fast.
 fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
-    slot.full = slot.is_league_game() || config.draw_full_search(&mut slot.rng);
+    slot.full = config.draw_full_search(&mut slot.rng);
     slot.wanted = if slot.full { config.simulations } else { config.fast_simulations };
     slot.done = 0;
     slot.search.set_simulations(slot.wanted);
@@ -287,18 +205,12 @@ fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
 }
 
 /// Picks and plays the searched move, recording a training sample after a full search.
-fn finish_move<G: NetGame>(
-    game: &G,
-    layout: &NetInput<G::Encoder>,
-    config: &SelfPlayConfig,
-    slot: &mut Slot<G>,
-) {
-    let opening = !slot.is_league_game() && slot.line.plies() < config.temperature_plies;
-    let temperature = if opening { 1.0 } else { 0.0 };
+fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConfig, slot: &mut Slot<G>) {
+    let temperature = if slot.line.plies() < config.temperature_plies { 1.0 } else { 0.0 };
     let chosen = slot.search.choose_move(temperature, &mut slot.rng).expect("a game not over has a move");
     if slot.full {
         let policy = policy_target(game, slot.line.state(), &mut slot.search, chosen);
-        slot.samples.record(game, layout, &slot.line, policy);
+        slot.samples.record(game, encoder, &slot.line, policy);
     }
     slot.line.play(chosen);
 }

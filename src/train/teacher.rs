@@ -13,7 +13,7 @@ use super::config::SelfPlayConfig;
 use super::selfplay::{FinishedGame, GameJob, GameSamples, policy_target};
 use crate::agents::{MctsSettings, derive_seed};
 use crate::game::Playthrough;
-use crate::nn::{NetGame, NetInput, Opponent};
+use crate::nn::{Encoder, NetGame};
 use crate::search::{Mcts, RolloutEvaluator};
 
 /// Plays teacher games on one thread until `jobs` runs out (workers share it through `next`). As in
@@ -23,22 +23,20 @@ use crate::search::{Mcts, RolloutEvaluator};
 /// less alike than whole games, and the learner's steps per game stay those of self-play.
 pub fn play_teacher_games<G: NetGame>(
     games: &[G],
-    opponent_plane: bool,
     teacher: &MctsSettings,
     config: &SelfPlayConfig,
     jobs: &[GameJob],
     next: &AtomicUsize,
     on_finished: &mut dyn FnMut(FinishedGame),
 ) {
-    let layout = NetInput::<G::Encoder>::new(&games[0], opponent_plane);
+    let encoder = G::Encoder::for_game(&games[0]);
     while let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
         let game = &games[job.spec];
         let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(job.seed, 0));
         let mut evaluator = RolloutEvaluator::new(teacher.rollout, derive_seed(job.seed, 1));
         let mut search = Mcts::new(game.clone(), teacher.search.config());
         let mut line = Playthrough::new(game.clone());
-        // Each side's opponent is the teacher: rollout search.
-        let mut samples = GameSamples::new(Opponent::Rollouts);
+        let mut samples = GameSamples::default();
         while !line.is_over() {
             search.set_position(line.start(), line.moves());
             search.run(&mut evaluator, &mut rng);
@@ -47,7 +45,7 @@ pub fn play_teacher_games<G: NetGame>(
             let chosen = search.choose_move(temperature, &mut rng).expect("a game not over has a move");
             if config.draw_full_search(&mut rng) {
                 let policy = policy_target(game, line.state(), &mut search, chosen);
-                samples.record(game, &layout, &line, policy);
+                samples.record(game, &encoder, &line, policy);
             }
             line.play(chosen);
         }

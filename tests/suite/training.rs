@@ -106,11 +106,6 @@ fn the_smoke_config_trains_and_its_network_plays() {
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
     assert!(message.contains("HuntEncoder") && message.contains("imperial-contest"), "{message}");
-    // A network trained without league games has no opponent plane to tell.
-    let told = format!("{agent},opponent=rollouts");
-    let output = run(&["match", "sixteen-rebels", "--agent", &told, "--agent", "random", "--games", "2"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("no opponent plane"), "{}", stderr(&output));
 
     // Starting the same run again would overwrite it: refused.
     let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
@@ -174,75 +169,6 @@ fn teacher_games_bootstrap_the_first_generation() {
     let large = play("teacher-b1c8", "b1c8");
     assert_eq!(small[..4], large[..4], "the teacher's games do not depend on the network");
     assert_ne!(small[4..], large[4..], "self-play games do");
-}
-
-/// A run of pure self-play turns league games on (`league.share = 0.5`) when resumed: its network gains
-/// the opponent plane, and from then on every second game of the run is against rollout MCTS, seats
-/// alternating. Only the network's moves are samples, each of them (a league game is played as a match
-/// is, every move fully searched), and the saved game says whom the network faced.
-#[test]
-fn league_games_add_the_opponent_plane_and_record_only_the_networks_moves() {
-    let (config, run_dir) = smoke_setup("league", &[]);
-    let output = run(&["train", config.to_str().unwrap(), "--quiet", "--generations", "1"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let text = std::fs::read_to_string(&config)
-        .unwrap()
-        .replace("[replay]\n", "[league]\nopponent = \"mcts:sims=16\"\nshare = 0.5\n\n[replay]\n");
-    std::fs::write(&config, text).unwrap();
-    let output = run(&["train", config.to_str().unwrap(), "--resume", "--quiet"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stderr(&output).contains("gains an opponent plane"), "{}", stderr(&output));
-    assert!(stderr(&output).contains("2 league games scored"), "{}", stderr(&output));
-    let meta: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(run_dir.join("gen-000002/meta.json")).unwrap())
-            .unwrap();
-    assert_eq!(
-        (meta["shape"]["planes"].as_u64(), meta["shape"]["opponent_plane"].as_bool()),
-        (Some(13), Some(true))
-    );
-
-    let metrics = std::fs::read_to_string(run_dir.join("logs/metrics.jsonl")).unwrap();
-    let league_games: Vec<f64> = metrics
-        .lines()
-        .filter_map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["selfplay/league_games"].as_f64()
-        })
-        .collect();
-    assert_eq!(league_games, [0.0, 2.0]);
-    // In both league games the network had the General (below): its score is his alone.
-    let line: serde_json::Value = metrics
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-        .find(|l| l["selfplay/league_games"] == 2.0)
-        .unwrap();
-    assert!(line["selfplay/league_score_side0"].is_f64(), "{line}");
-    assert!(line.get("selfplay/league_score_side1").is_none(), "{line}");
-    assert!(stderr(&output).contains("% (general "), "{}", stderr(&output));
-    let replay = read_replay(&run_dir.join("gen-000002"));
-    let games: Vec<serde_json::Value> = replay.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(games.len(), 8);
-    // Games 5 and 7 of the run are league games 2 and 3. League games cycle through the two specs and,
-    // per spec, alternate the opponent's seat, so in both of these the network has the General: on
-    // the first spec he moves first (even plies), on the second the Rebels do (odd plies). The other
-    // games are self-play.
-    for (game, net_parity) in [(5, 0), (7, 1)] {
-        assert_eq!(games[game]["opponent"], "rollouts", "game {game}");
-        let plies: Vec<u64> =
-            games[game]["targets"].as_array().unwrap().iter().map(|t| t["ply"].as_u64().unwrap()).collect();
-        // Every one of the network's moves had a full search and is a sample; none of the opponent's.
-        let moves = games[game]["moves"].as_array().unwrap().len() as u64;
-        let network_plies: Vec<u64> = (net_parity..moves).step_by(2).collect();
-        assert_eq!(plies, network_plies, "game {game}");
-    }
-    for game in [0, 1, 2, 3, 4, 6] {
-        assert!(games[game].get("opponent").is_none(), "game {game} is self-play: {}", games[game]);
-    }
-
-    // The network is told whom it faces.
-    let agent = format!("net:path={},sims=8,opponent=rollouts", run_dir.display());
-    let output =
-        run(&["match", "sixteen-rebels", "--agent", &agent, "--agent", "mcts:sims=8", "--games", "2"]);
-    assert!(output.status.success(), "{}", stderr(&output));
 }
 
 #[test]

@@ -11,7 +11,6 @@ pub mod imperial;
 use std::fmt::Debug;
 
 use ndarray::{ArrayViewMut3, Axis};
-use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
 
@@ -52,74 +51,6 @@ pub trait Encoder: Clone + Debug + PartialEq + Send + Sync + 'static {
     );
 }
 
-/// Who a network plays against. A network trained with league games
-/// ([`crate::train::config::LeagueConfig`]) reads it as one more constant plane after its encoder's,
-/// so that its value head learns what a position is worth against rollout search apart from what it
-/// is worth against its own best replies (KataGo's network likewise reads how much stronger or weaker
-/// its opponent searches).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Opponent {
-    /// The network itself (self-play): plane value 0.
-    #[default]
-    Network,
-    /// Rollout MCTS (`mcts:` agents): plane value 1.
-    Rollouts,
-}
-
-impl Opponent {
-    pub fn is_network(&self) -> bool {
-        *self == Opponent::Network
-    }
-
-    fn plane_value(self) -> f32 {
-        match self {
-            Opponent::Network => 0.0,
-            Opponent::Rollouts => 1.0,
-        }
-    }
-}
-
-/// A network's whole input: the encoder's planes, then the opponent plane when the network has one
-/// ([`crate::nn::NetShape::opponent_plane`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct NetInput<E: Encoder> {
-    pub encoder: E,
-    pub opponent_plane: bool,
-}
-
-impl<E: Encoder> NetInput<E> {
-    pub fn new(game: &E::Game, opponent_plane: bool) -> NetInput<E> {
-        NetInput { encoder: E::for_game(game), opponent_plane }
-    }
-
-    pub fn planes(&self) -> usize {
-        self.encoder.planes() + usize::from(self.opponent_plane)
-    }
-
-    /// The number of floats [`NetInput::encode`] writes.
-    pub fn input_len(&self) -> usize {
-        let (width, height) = self.encoder.grid();
-        self.planes() * width * height
-    }
-
-    /// Overwrites all of `out` (exactly [`NetInput::input_len`] floats). `opponent` is ignored by a network
-    /// without the plane. Never allocates.
-    pub fn encode(
-        &self,
-        game: &E::Game,
-        state: &<E::Game as Game>::State,
-        plies_played: u32,
-        opponent: Opponent,
-        out: &mut [f32],
-    ) {
-        assert_eq!(out.len(), self.input_len(), "the output holds one input");
-        let (board, opponent_plane) = out.split_at_mut(self.encoder.input_len());
-        self.encoder.encode(game, state, plies_played, board);
-        opponent_plane.fill(opponent.plane_value());
-    }
-}
-
 /// Writes into a zeroed plane stack `[planes, height, width]`, viewed in place as an ndarray.
 struct PlaneWriter<'a> {
     planes: ArrayViewMut3<'a, f32>,
@@ -150,34 +81,4 @@ impl<'a> PlaneWriter<'a> {
 #[inline]
 fn cap_progress(plies_played: u32, max_plies: u32) -> f32 {
     plies_played as f32 / max_plies as f32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::AnyGame;
-    use crate::game::hunt::HuntGame;
-
-    /// The opponent plane follows the encoder's planes unchanged, 0 against the network and 1 against
-    /// rollouts; without it the input is the encoder's alone.
-    #[test]
-    fn the_opponent_plane_follows_the_encoders_planes() {
-        let AnyGame::Hunt(game) = AnyGame::from_spec("sixteen-rebels").unwrap() else { unreachable!() };
-        let state = game.start();
-        let encoder = <HuntGame as crate::nn::NetGame>::Encoder::for_game(&game);
-        let mut board = vec![0.0; encoder.input_len()];
-        encoder.encode(&game, &state, 3, &mut board);
-        let plain = NetInput::<super::hunt::HuntEncoder>::new(&game, false);
-        let mut out = vec![9.0; plain.input_len()];
-        plain.encode(&game, &state, 3, Opponent::Rollouts, &mut out);
-        assert_eq!(out, board);
-        let told = NetInput::<super::hunt::HuntEncoder>::new(&game, true);
-        assert_eq!(told.planes(), encoder.planes() + 1);
-        for (opponent, value) in [(Opponent::Network, 0.0), (Opponent::Rollouts, 1.0)] {
-            let mut out = vec![9.0; told.input_len()];
-            told.encode(&game, &state, 3, opponent, &mut out);
-            assert_eq!(out[..board.len()], board[..]);
-            assert!(out[board.len()..].iter().all(|&v| v == value), "{opponent:?}");
-        }
-    }
 }
