@@ -151,32 +151,28 @@ impl ReplayBuffer {
         self.games.iter().rev().take(games).map(|(_, p)| p.len()).sum()
     }
 
-    /// The saved games, oldest first: one JSON object per line.
-    pub fn to_jsonl(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        for (saved, _) in &self.games {
-            serde_json::to_writer(&mut out, saved).expect("a saved game serialises");
-            out.push(b'\n');
-        }
-        out
-    }
-
-    /// [`ReplayBuffer::to_jsonl`], gzipped: what a checkpoint saves.
+    /// The saved games, oldest first, one JSON object per line, gzipped: what a checkpoint saves.
+    /// Each game is serialised straight into the compressor, so the plain text is never held whole.
     pub fn to_jsonl_gz(&self) -> Vec<u8> {
         let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
-        encoder.write_all(&self.to_jsonl()).expect("writing to memory does not fail");
+        for (saved, _) in &self.games {
+            serde_json::to_writer(&mut encoder, saved).expect("a saved game serialises to memory");
+            encoder.write_all(b"\n").expect("writing to memory does not fail");
+        }
         encoder.finish().expect("writing to memory does not fail")
     }
 
-    /// Reads games written by [`ReplayBuffer::to_jsonl`] (gzipped when `path` ends in `.gz`),
+    /// Reads games written by [`ReplayBuffer::to_jsonl_gz`] (or, from older checkpoints, the same
+    /// lines uncompressed when `path` does not end in `.gz`),
     /// re-encoding them on `games` (the run's specs).
     pub fn load_jsonl<G: NetGame>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
         let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
         let mut file = std::fs::File::open(path).map_err(cannot)?;
         let mut text = String::new();
-        match path.extension().is_some_and(|e| e == "gz") {
-            true => GzDecoder::new(file).read_to_string(&mut text),
-            false => file.read_to_string(&mut text),
+        if path.extension().is_some_and(|e| e == "gz") {
+            GzDecoder::new(file).read_to_string(&mut text)
+        } else {
+            file.read_to_string(&mut text)
         }
         .map_err(cannot)?;
         for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
