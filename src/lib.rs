@@ -8,4 +8,5 @@ pub mod game;
 pub mod lab;
 pub mod nn;
 pub mod search;
+pub mod tablebase;
 pub mod train;

@@ -11,6 +11,7 @@ mod play;
 mod replay;
 mod rules;
 mod show;
+mod solve;
 mod train;
 
 use std::process::ExitCode;
@@ -54,6 +55,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Run or resume a balance study: report.md, results.json, games.jsonl and charts.
     Balance(balance::BalanceArgs),
+    /// Solve sixteen-rebels exactly (retrograde analysis) and print a position's value and its moves'.
+    Solve(solve::SolveArgs),
 }
 
 /// Runs the command line; errors become a message on stderr and exit code 2.
@@ -71,6 +74,7 @@ pub fn main() -> ExitCode {
         Command::Train(args) => train::run(&args),
         Command::BenchNet(args) => bench_net::run(&args),
         Command::Balance(args) => balance::run(&args),
+        Command::Solve(args) => solve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

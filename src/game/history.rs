@@ -115,6 +115,11 @@ impl<G: Game> Playthrough<G> {
         &self.states[0]
     }
 
+    /// Every position so far, the start first and the current one last.
+    pub fn states(&self) -> &[G::State] {
+        &self.states
+    }
+
     pub fn moves(&self) -> &[G::Move] {
         &self.moves
     }

@@ -1,0 +1,210 @@
+//! `rebel-zero solve SPEC [--position POS] [--moves …] [--games FILE] [--verify]`: solves
+//! sixteen-rebels (with its options) by retrograde analysis, keeps the table in a file, and prints the
+//! value of a position and of each of its moves, or judges recorded games move by move.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{load_game, load_position};
+use crate::agents::GameRecord;
+use crate::game::hunt::HuntGame;
+use crate::game::{AnyGame, Game, Playthrough, Side};
+use crate::tablebase::{Prospect, Tablebase, Verdict, default_table_path, rules_key};
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Ruleset spec: sixteen-rebels with any of its options but Murray's and Neeley's.
+    spec: String,
+    /// The table file: read when it exists, else built (about 3 minutes on 2 cores, 1 GB) and written
+    /// there. Default: tablebases/<rules>.rztb.
+    #[arg(long)]
+    table: Option<PathBuf>,
+    /// Judge this position instead of the start.
+    #[arg(long)]
+    position: Option<String>,
+    /// Moves to play first, comma-separated, in RULES.md section 7 notation.
+    #[arg(long, value_delimiter = ',')]
+    moves: Vec<String>,
+    /// Judge every game of this games.jsonl (from `match --out`): each side's mistakes against best
+    /// play.
+    #[arg(long)]
+    games: Option<PathBuf>,
+    /// Check every position of the table against the rules' move generator (a few minutes).
+    #[arg(long)]
+    verify: bool,
+}
+
+pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
+    let AnyGame::Hunt(game) = load_game(&args.spec)? else {
+        bail!("`{}` is not a hunt game; only sixteen-rebels and its options can be solved", args.spec);
+    };
+    Tablebase::check_supported(&game)?;
+    let start = load_position(&game, args.position.as_deref())?;
+    let mut line = Playthrough::from_position(game.clone(), start);
+    for (i, text) in args.moves.iter().enumerate() {
+        line.play_text(text).with_context(|| format!("move {} of --moves", i + 1))?;
+    }
+    let path = args.table.clone().unwrap_or_else(|| default_table_path(&game));
+    let tb = open_or_build(&game, &path)?;
+    if args.verify {
+        verify(&tb)?;
+    }
+    match &args.games {
+        Some(file) => judge_games(&tb, file),
+        None => {
+            print_verdicts(&tb, &line);
+            Ok(())
+        }
+    }
+}
+
+/// The table in `path`, or a new one built and saved there.
+pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> {
+    if path.exists() {
+        eprintln!("reading {}", path.display());
+        return Ok(Tablebase::load(game, path)?);
+    }
+    let levels = Tablebase::levels_of(game);
+    let bar = ProgressBar::new(levels.len() as u64).with_style(
+        ProgressStyle::with_template("solving {pos}/{len} levels [{elapsed_precise}] {msg}")
+            .expect("a valid template"),
+    );
+    bar.set_message(format!("{} Rebels", levels[0]));
+    let tb = Tablebase::build(game, |r| {
+        let [g, _] = r.tallies;
+        // Printed beside the bar, not through it: a hidden bar (no terminal) would swallow the line.
+        bar.suspend(|| {
+            eprintln!(
+                "{:2} Rebels: {:>11} positions in {:5.1} s; General to move: {} won, {} lost, {} drawn; longest {} plies",
+                r.rebels,
+                r.tallies[0].positions() + r.tallies[1].positions(),
+                r.seconds,
+                g.wins,
+                g.losses,
+                g.draws,
+                g.longest
+            )
+        });
+        bar.inc(1);
+        bar.set_message(format!("{} Rebels", r.rebels + 2));
+    })?;
+    bar.finish_and_clear();
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    tb.save(path)?;
+    eprintln!("wrote {}", path.display());
+    Ok(tb)
+}
+
+fn verify(tb: &Tablebase) -> anyhow::Result<()> {
+    let clock = std::time::Instant::now();
+    let checked = tb.verify(|rebels, n| eprintln!("verified {n} positions with {rebels} Rebels"))?;
+    println!(
+        "verified: all {checked} positions agree with their moves ({:.0} s)",
+        clock.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn print_verdicts(tb: &Tablebase, line: &Playthrough<HuntGame>) {
+    let game = tb.game();
+    let s = line.state();
+    print!("{}", game.render(s));
+    println!("position: {}", game.format_position(s));
+    let mover = game.to_move(s);
+    let name = game.side_names()[mover.index()];
+    let plies_left = game.max_plies().saturating_sub(line.plies());
+    match tb.probe(s) {
+        None => println!("no table holds this position (a finished game, or an odd number of Rebels)"),
+        Some(v) => {
+            println!("value: {} ({plies_left} plies left before the cap)", describe(v, name, plies_left))
+        }
+    }
+    for (m, verdict) in tb.move_verdicts(s) {
+        let text = verdict.map_or("not in the table".to_string(), |v| describe(v, name, plies_left));
+        println!("  {:14} {text}", game.format_move(s, m));
+    }
+}
+
+/// "general wins in 7 plies", "a draw".
+fn describe(v: Verdict, side: &str, plies_left: u32) -> String {
+    let capped = if v.within(plies_left) != v { " (beyond the cap: a draw in play)" } else { "" };
+    match v {
+        Verdict::Win { plies } => format!("{side} wins in {plies} plies{capped}"),
+        Verdict::Loss { plies } => format!("{side} loses in {plies} plies{capped}"),
+        Verdict::Draw => "a draw".to_string(),
+    }
+}
+
+/// Judges every game of a games.jsonl file: one line per game, then each side's mistakes in all.
+fn judge_games(tb: &Tablebase, file: &Path) -> anyhow::Result<()> {
+    let game = tb.game();
+    let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let names = game.side_names();
+    let mut mistakes = [[0u32; 2]; 2]; // [side][0: a win let go, 1: a draw lost]
+    let mut games_with_win = [0u32; 2];
+    let mut judged_games = 0;
+    for (number, record_text) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let at = || format!("{} line {}", file.display(), number + 1);
+        let record: GameRecord =
+            serde_json::from_str(record_text).with_context(|| format!("{}: not a game record", at()))?;
+        let AnyGame::Hunt(recorded) = load_game(&record.spec).with_context(at)? else {
+            bail!("{}: `{}` is not sixteen-rebels", at(), record.spec);
+        };
+        if rules_key(&recorded) != rules_key(game) {
+            bail!("{}: the game is `{}`, the table is for `{}`", at(), record.spec, rules_key(game));
+        }
+        let start = recorded.parse_position(&record.start).with_context(at)?;
+        let mut line = Playthrough::from_position(recorded.clone(), start);
+        for text in &record.moves {
+            line.play_text(text).with_context(at)?;
+        }
+        let judged = tb.judge_game(&line);
+        judged_games += 1;
+        let mut notes = Vec::new();
+        let mut had_win = [false; 2];
+        for j in &judged {
+            had_win[j.mover.index()] |= j.before == Prospect::Win;
+            if j.is_mistake() {
+                mistakes[j.mover.index()][usize::from(j.before == Prospect::Draw)] += 1;
+                notes.push(format!(
+                    "{}. {} {}: {:?} → {:?}",
+                    j.ply,
+                    names[j.mover.index()],
+                    record.moves[j.ply as usize - 1],
+                    j.before,
+                    j.after
+                ));
+            }
+        }
+        for side in Side::BOTH {
+            games_with_win[side.index()] += u32::from(had_win[side.index()]);
+        }
+        let result = record
+            .winner
+            .as_deref()
+            .map_or(format!("draw by {}", record.reason), |w| format!("{w} win by {}", record.reason));
+        println!(
+            "game {:3} ({} plies, {result}): {}",
+            record.game,
+            record.plies,
+            if notes.is_empty() { "no mistakes".to_string() } else { notes.join("; ") }
+        );
+    }
+    println!("\n{judged_games} games judged against best play:");
+    for side in Side::BOTH {
+        let [wins_lost, draws_lost] = mistakes[side.index()];
+        println!(
+            "  {}: had a forced win in {} games; let a win go {} times, lost a drawn position {} times",
+            names[side.index()],
+            games_with_win[side.index()],
+            wins_lost,
+            draws_lost
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,439 @@
+//! Exact values of Chinese-board hunt positions (sixteen-rebels and its options) by retrograde
+//! analysis: for every position with a reachable number of Rebels, whether the side to move wins,
+//! loses or draws with best play, and in how many plies.
+//!
+//! The General captures Rebels in pairs, so from 16 only even counts occur; the table holds every
+//! even count above `general_wins_at` (6, 8, …, 16 on the default rules, 909 million positions). A
+//! forced win never needs to repeat a position, so the repetition rule changes no value; the draw cap
+//! turns a win into a draw exactly when its distance exceeds the plies left, which [`Verdict`] lets
+//! the caller check.
+//!
+//! Layer: uses `game` only.
+
+mod build;
+pub mod index;
+mod judge;
+mod store;
+mod verify;
+
+pub use judge::{JudgedMove, Prospect};
+pub use store::{TableFileError, default_table_path, rules_key};
+pub use verify::Inconsistency;
+
+use std::time::Instant;
+
+use crate::game::hunt::board::BoardKind;
+use crate::game::hunt::{HuntGame, HuntMove, HuntState, Leap, REBELS, StaticCapture};
+use crate::game::{Game, Side};
+
+/// The longest forced result a table can hold (a byte per position, 0 for a draw). The longest in
+/// sixteen-rebels is 56 plies.
+pub const MAX_PLIES: u32 = 254;
+
+/// What best play gives the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side to move forces a win in `plies` moves of both sides (its own last).
+    Win { plies: u32 },
+    /// The opponent forces a win in `plies`; the side to move can delay it no longer.
+    Loss { plies: u32 },
+    /// Neither side can force a win.
+    Draw,
+}
+
+impl Verdict {
+    /// From the stored form: 0 a draw, else the distance + 1, odd distances won for the mover.
+    fn from_stored(v: u8) -> Verdict {
+        match u32::from(v).checked_sub(1) {
+            None => Verdict::Draw,
+            Some(plies) if plies % 2 == 1 => Verdict::Win { plies },
+            Some(plies) => Verdict::Loss { plies },
+        }
+    }
+
+    /// The verdict for `side` when `mover` is to move.
+    pub fn for_side(self, mover: Side, side: Side) -> Verdict {
+        match self {
+            _ if mover == side => self,
+            Verdict::Win { plies } => Verdict::Loss { plies },
+            Verdict::Loss { plies } => Verdict::Win { plies },
+            Verdict::Draw => Verdict::Draw,
+        }
+    }
+
+    /// The same result seen one ply earlier, from before the move that led here.
+    fn after_one_ply(self) -> Verdict {
+        match self {
+            Verdict::Win { plies } => Verdict::Win { plies: plies + 1 },
+            Verdict::Loss { plies } => Verdict::Loss { plies: plies + 1 },
+            Verdict::Draw => Verdict::Draw,
+        }
+    }
+
+    /// The result once the draw cap is counted: a win further away than `plies_left` is a draw.
+    pub fn within(self, plies_left: u32) -> Verdict {
+        match self {
+            Verdict::Win { plies } | Verdict::Loss { plies } if plies > plies_left => Verdict::Draw,
+            v => v,
+        }
+    }
+}
+
+/// Why a ruleset has no tablebase.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no tablebase for `{spec}`: {reason}")]
+pub struct Unsupported {
+    pub spec: String,
+    pub reason: &'static str,
+}
+
+/// One Rebel count's values, one array per side to move, indexed by [`index::rank`] × points.
+pub struct Level {
+    rebels: u32,
+    general_to_move: Vec<u8>,
+    rebels_to_move: Vec<u8>,
+}
+
+impl Level {
+    /// The stored value of a position with this level's Rebel count.
+    fn value(&self, s: &HuntState) -> u8 {
+        let slots = self.general_to_move.len() / index::sets_of(self.rebels);
+        let at = index::rank(s.rebels as u32) as usize * slots + s.general as usize;
+        if s.to_move == REBELS { self.rebels_to_move[at] } else { self.general_to_move[at] }
+    }
+
+    /// How this level's positions with `side` to move divide.
+    fn tally(&self, game: &HuntGame, side: Side) -> Tally {
+        use rayon::prelude::*;
+        let sets = index::sets_of(self.rebels);
+        (0..sets)
+            .into_par_iter()
+            .map(|r| {
+                let rebels = u64::from(index::unrank(r as u32, self.rebels));
+                (0..game.board().len() as u8)
+                    .map(|general| HuntState { general, rebels, to_move: side, result: None })
+                    .filter(|s| is_position(game, s))
+                    .fold(Tally::default(), |t, s| t.add(Verdict::from_stored(self.value(&s))))
+            })
+            .reduce(Tally::default, Tally::merge)
+    }
+}
+
+/// The solved levels, indexed by Rebel count.
+#[derive(Default)]
+pub struct Levels(Vec<Option<Level>>);
+
+impl Levels {
+    fn get(&self, rebels: u32) -> Option<&Level> {
+        self.0.get(rebels as usize).and_then(Option::as_ref)
+    }
+
+    fn insert(&mut self, level: Level) {
+        let at = level.rebels as usize;
+        if self.0.len() <= at {
+            self.0.resize_with(at + 1, || None);
+        }
+        self.0[at] = Some(level);
+    }
+}
+
+/// A solved level, as the build reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct LevelReport {
+    pub rebels: u32,
+    /// The positions with each side to move, indexed by side.
+    pub tallies: [Tally; 2],
+    pub seconds: f64,
+}
+
+/// How the positions of one side to move divide, and the longest forced result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub longest: u32,
+}
+
+impl Tally {
+    pub fn positions(&self) -> u64 {
+        self.wins + self.losses + self.draws
+    }
+
+    fn add(mut self, v: Verdict) -> Tally {
+        match v {
+            Verdict::Win { plies } | Verdict::Loss { plies } => {
+                *(if matches!(v, Verdict::Win { .. }) { &mut self.wins } else { &mut self.losses }) += 1;
+                self.longest = self.longest.max(plies);
+            }
+            Verdict::Draw => self.draws += 1,
+        }
+        self
+    }
+
+    fn merge(self, other: Tally) -> Tally {
+        Tally {
+            wins: self.wins + other.wins,
+            losses: self.losses + other.losses,
+            draws: self.draws + other.draws,
+            longest: self.longest.max(other.longest),
+        }
+    }
+}
+
+/// The values of every position of one ruleset.
+pub struct Tablebase {
+    game: HuntGame,
+    levels: Levels,
+}
+
+impl Tablebase {
+    /// Whether `game` is a ruleset this module solves: the Chinese board with intervention capture,
+    /// optional or mandatory, the apex on or off, any winning threshold; not Murray's custodial capture
+    /// or Neeley's leaps (their starts are short forced wins the MCTS-solver proves).
+    pub fn check_supported(game: &HuntGame) -> Result<(), Unsupported> {
+        let r = &game.rules;
+        let reason = if r.board != BoardKind::Chinese {
+            Some("only the Chinese board (sixteen-rebels and its options) is solved")
+        } else if r.custodial {
+            Some("Murray's custodial capture is not solved (rebels_capture=custodial)")
+        } else if r.leap != Leap::None {
+            Some("the General's leaps are not solved (general_leap=diagonal)")
+        } else if !r.intervention
+            || r.deferred
+            || r.static_capture != StaticCapture::Never
+            || r.rebels_forward_only
+            || r.bottom_row_wins
+            || r.apex_loses
+            || r.general_wins_at.is_none()
+        {
+            Some("only intervention capture with a winning threshold is solved")
+        } else {
+            None
+        };
+        match reason {
+            Some(reason) => Err(Unsupported { spec: game.spec().to_string(), reason }),
+            None => Ok(()),
+        }
+    }
+
+    /// The Rebel counts a game from the start can reach that the General has not yet won at.
+    pub fn levels_of(game: &HuntGame) -> Vec<u32> {
+        let start = game.rules.rebel_count;
+        let wins_at = game.rules.general_wins_at.unwrap_or(0);
+        (0..=start).filter(|n| n % 2 == start % 2 && *n > wins_at).collect()
+    }
+
+    /// Solves every level of `game`, fewest Rebels first, reporting each as it is done.
+    pub fn build(game: &HuntGame, report: impl FnMut(LevelReport)) -> Result<Tablebase, Unsupported> {
+        Tablebase::build_up_to(game, game.rules.rebel_count, report)
+    }
+
+    /// Solves the levels of `game` up to `most` Rebels (tests solve the small ones alone).
+    pub fn build_up_to(
+        game: &HuntGame,
+        most: u32,
+        mut report: impl FnMut(LevelReport),
+    ) -> Result<Tablebase, Unsupported> {
+        Tablebase::check_supported(game)?;
+        let mut levels = Levels::default();
+        for rebels in Tablebase::levels_of(game).into_iter().filter(|&n| n <= most) {
+            let clock = Instant::now();
+            levels.insert(build::build_level(game, rebels, &levels));
+            let seconds = clock.elapsed().as_secs_f64();
+            let level = levels.get(rebels).expect("just inserted");
+            let tallies = Side::BOTH.map(|side| level.tally(game, side));
+            report(LevelReport { rebels, tallies, seconds });
+        }
+        Ok(Tablebase { game: game.clone(), levels })
+    }
+
+    pub fn game(&self) -> &HuntGame {
+        &self.game
+    }
+
+    /// How the positions with `side` to move divide over every level.
+    pub fn tally_for(&self, side: Side) -> Tally {
+        self.levels.0.iter().flatten().map(|l| l.tally(&self.game, side)).fold(Tally::default(), Tally::merge)
+    }
+
+    /// The value of a position for its side to move; `None` for a finished game or a Rebel count the
+    /// table does not hold (an odd count, which no game from the start reaches).
+    pub fn probe(&self, s: &HuntState) -> Option<Verdict> {
+        if s.result.is_some() {
+            return None;
+        }
+        let level = self.levels.get(s.rebels.count_ones())?;
+        is_position(&self.game, s).then(|| Verdict::from_stored(level.value(s)))
+    }
+
+    /// Each legal move with its verdict for the side that plays it (a move that ends the game is a
+    /// win or loss in 1); `None` where the table lacks the position a move leads to.
+    pub fn move_verdicts(&self, s: &HuntState) -> Vec<(HuntMove, Option<Verdict>)> {
+        let mut moves = Default::default();
+        self.game.legal_moves(s, &mut moves);
+        moves
+            .iter()
+            .map(|&m| {
+                let mut next = *s;
+                self.game.apply(&mut next, m);
+                let verdict = match next.result {
+                    Some(o) if o.winner == Some(s.to_move) => Some(Verdict::Win { plies: 1 }),
+                    Some(o) if o.winner.is_some() => Some(Verdict::Loss { plies: 1 }),
+                    Some(_) => Some(Verdict::Draw),
+                    None => self.probe(&next).map(|v| v.for_side(next.to_move, s.to_move).after_one_ply()),
+                };
+                (m, verdict)
+            })
+            .collect()
+    }
+
+    /// The verdict of a position from its moves' verdicts: what the table must say of it.
+    pub fn verdict_from_moves(&self, s: &HuntState) -> Option<Verdict> {
+        let (mut best_win, mut longest_loss, mut draw) = (None::<u32>, 0, false);
+        for (_, verdict) in self.move_verdicts(s) {
+            match verdict? {
+                Verdict::Win { plies } => best_win = Some(best_win.map_or(plies, |b| b.min(plies))),
+                Verdict::Loss { plies } => longest_loss = longest_loss.max(plies),
+                Verdict::Draw => draw = true,
+            }
+        }
+        Some(match (best_win, draw) {
+            (Some(plies), _) => Verdict::Win { plies },
+            (None, true) => Verdict::Draw,
+            (None, false) => Verdict::Loss { plies: longest_loss },
+        })
+    }
+}
+
+/// Whether a General point and Rebel set are a position of the game, with either side to move: the
+/// General on an empty point, not on the apex when it wins, not blockaded in the privy (both would
+/// be games already over), and the Rebels on the main board.
+fn is_position(game: &HuntGame, s: &HuntState) -> bool {
+    let board = game.board();
+    let rules = &game.rules;
+    let on_rebel = s.rebels >> s.general & 1 == 1;
+    let on_winning_apex = rules.apex_wins && Some(s.general) == board.apex;
+    let blockaded =
+        rules.blockade && board.privy >> s.general & 1 == 1 && s.rebels & board.exits == board.exits;
+    let rebels_on_main_board = s.rebels >> index::REBEL_POINTS == 0;
+    (s.general as usize) < board.len() && rebels_on_main_board && !on_rebel && !on_winning_apex && !blockaded
+}
+
+/// Small tables and positions for the tests of this layer and the ones above it.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::game::AnyGame;
+
+    pub fn hunt(spec: &str) -> HuntGame {
+        match AnyGame::from_spec(spec).unwrap() {
+            AnyGame::Hunt(g) => g,
+            _ => unreachable!(),
+        }
+    }
+
+    /// The table of the 6-Rebel level alone (the default threshold's first), built once.
+    pub fn six_rebels() -> &'static Tablebase {
+        static TABLE: std::sync::LazyLock<Tablebase> =
+            std::sync::LazyLock::new(|| Tablebase::build_up_to(&hunt("sixteen-rebels"), 6, |_| {}).unwrap());
+        &TABLE
+    }
+
+    /// A position of the table where the side to move has both winning and non-winning moves.
+    pub fn position_with_a_choice(tb: &Tablebase, side: Side) -> HuntState {
+        let positions = (0..index::sets_of(6) as u32).flat_map(|r| {
+            let rebels = u64::from(index::unrank(r, 6));
+            (0..29u8).map(move |general| HuntState { general, rebels, to_move: side, result: None })
+        });
+        positions
+            .filter(|s| tb.probe(s).is_some_and(|v| matches!(v, Verdict::Win { plies } if plies > 3)))
+            .find(|s| tb.move_verdicts(s).iter().any(|(_, v)| !matches!(v, Some(Verdict::Win { .. }))))
+            .expect("such a position exists")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{hunt, position_with_a_choice, six_rebels};
+    use super::*;
+    use crate::game::hunt::{GENERAL, REBELS};
+
+    #[test]
+    fn small_levels_agree_with_the_move_generator_everywhere() {
+        // The default threshold's first level (6 Rebels), and levels 2 and 4 of two other variants.
+        for (spec, most) in [
+            ("sixteen-rebels", 6),
+            ("sixteen-rebels:general_wins_at=1,capture=mandatory", 4),
+            ("sixteen-rebels:general_wins_at=0,apex=off", 4),
+        ] {
+            let game = hunt(spec);
+            let tb = Tablebase::build_up_to(&game, most, |_| {}).unwrap();
+            let checked = tb.verify(|_, _| {}).unwrap();
+            let [general, rebels] = [GENERAL, REBELS].map(|side| tb.tally_for(side));
+            assert_eq!(checked, general.positions() + rebels.positions());
+            // Every kind of result occurs, so the check is not vacuous.
+            assert!(general.wins > 0 && general.losses > 0 && general.draws > 0, "{spec}: {general:?}");
+            assert!(rebels.wins > 0 && rebels.draws > 0, "{spec}: {rebels:?}");
+        }
+    }
+
+    #[test]
+    fn a_saved_table_reads_back_and_bad_files_are_named() {
+        let tb = six_rebels();
+        let dir = std::env::temp_dir().join(format!("rebel-zero-tb-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("six.rztb");
+        tb.save(&path).unwrap();
+        let back = Tablebase::load(tb.game(), &path).unwrap();
+        let s = position_with_a_choice(tb, GENERAL);
+        assert_eq!(back.probe(&s), tb.probe(&s));
+        assert_eq!(back.tally_for(REBELS), tb.tally_for(REBELS));
+        // The same rules with the other side first share the table; other rules do not.
+        assert!(Tablebase::load(&hunt("sixteen-rebels:first=rebels"), &path).is_ok());
+        let other = Tablebase::load(&hunt("sixteen-rebels:capture=mandatory"), &path).err().unwrap();
+        assert!(matches!(other, TableFileError::OtherRules { .. }), "{other}");
+        assert!(other.to_string().contains("capture=mandatory"), "{other}");
+
+        let bytes = std::fs::read(&path).unwrap();
+        let cases: [(&str, Vec<u8>, &str); 3] = [
+            ("cut.rztb", bytes[..bytes.len() - 10].to_vec(), "ends inside the level of 6 Rebels"),
+            ("long.rztb", [&bytes[..], b"x"].concat(), "bytes after its last level"),
+            ("text.rztb", b"hello\n".to_vec(), "first line"),
+        ];
+        for (name, content, needle) in cases {
+            let bad = dir.join(name);
+            std::fs::write(&bad, content).unwrap();
+            let err = Tablebase::load(tb.game(), &bad).err().unwrap().to_string();
+            assert!(err.contains(needle) && err.contains(name), "{err}");
+        }
+        let missing = Tablebase::load(tb.game(), &dir.join("none.rztb")).err().unwrap().to_string();
+        assert!(missing.contains("none.rztb"), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn judging_a_game_finds_the_move_that_let_a_win_go() {
+        let tb = six_rebels();
+        let start = position_with_a_choice(tb, GENERAL);
+        let verdicts = tb.move_verdicts(&start);
+        let (blunder, _) = verdicts.iter().find(|(_, v)| !matches!(v, Some(Verdict::Win { .. }))).unwrap();
+        let (good, _) = verdicts.iter().find(|(_, v)| matches!(v, Some(Verdict::Win { .. }))).unwrap();
+        for (m, mistake) in [(*good, false), (*blunder, true)] {
+            let mut line = crate::game::Playthrough::from_position(tb.game().clone(), start);
+            line.play(m);
+            let judged = tb.judge_game(&line);
+            assert_eq!(judged.len(), 1);
+            assert_eq!((judged[0].mover, judged[0].before), (GENERAL, Prospect::Win));
+            assert_eq!(judged[0].is_mistake(), mistake, "{:?}", judged[0]);
+        }
+    }
+
+    #[test]
+    fn unsupported_rulesets_are_named() {
+        for spec in ["murray-rebels", "neeley-rebels", "juroku-musashi", "twenty-six-rebels"] {
+            let err = Tablebase::build_up_to(&hunt(spec), 0, |_| {}).err().expect(spec);
+            assert!(err.to_string().contains(spec.split(':').next().unwrap()), "{err}");
+        }
+    }
+}
