@@ -6,6 +6,7 @@
 
 pub mod arena;
 pub mod mcts;
+pub mod perfect;
 pub mod random;
 pub mod spec;
 

@@ -11,6 +11,7 @@ use std::path::Path;
 use burn::prelude::*;
 
 use super::mcts::MctsAgent;
+use super::perfect::PerfectAgent;
 use super::random::RandomAgent;
 use super::{Agent, derive_seed};
 use crate::game::playout::RolloutPolicy;
@@ -33,6 +34,11 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
          checkpoints/sixteen-rebels, or one generation folder), sims=N (200), c (1.5), temp (0), open (0), \
          contempt (0), batch (8)",
     ),
+    (
+        "perfect",
+        "best play from the tablebase (sixteen-rebels only): the shortest win, else a draw, else the \
+         longest loss; key table=FILE (default: the file `rebel-zero solve` writes for the rules)",
+    ),
     ("human", "moves typed at the terminal (rebel-zero play only)"),
 ];
 
@@ -45,6 +51,10 @@ pub enum AgentSpec {
     Random,
     Mcts(MctsSettings),
     Net(NetSettings),
+    /// Best play by the tablebase in this file, or in the default one for the game's rules.
+    Perfect {
+        table: Option<String>,
+    },
     Human,
 }
 
@@ -151,6 +161,8 @@ pub enum AgentError {
     NetWithoutPath,
     #[error("agent `{agent}`: {problem}")]
     Checkpoint { agent: String, problem: String },
+    #[error("agent `perfect`: {problem}")]
+    Table { problem: String },
 }
 
 fn known_agents() -> String {
@@ -177,6 +189,7 @@ impl AgentSpec {
             "human" => no_options(AgentSpec::Human),
             "mcts" => parse_mcts(&pairs).map(AgentSpec::Mcts),
             "net" => parse_net(&pairs).map(AgentSpec::Net),
+            "perfect" => parse_perfect(&pairs),
             _ => Err(AgentError::Unknown { name: name.to_string(), known: known_agents() }),
         }
     }
@@ -203,6 +216,7 @@ impl AgentSpec {
                 let evaluator = NetEvaluator::new(game, InferenceNet::new(&net));
                 Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
+            AgentSpec::Perfect { table } => PerfectAgent::build(game, table.as_deref(), seed),
             AgentSpec::Human => Err(AgentError::HumanNotHere),
         }
     }
@@ -222,6 +236,8 @@ impl fmt::Display for AgentSpec {
                 write!(f, "mcts:{},rollout={rollout}", s.search)
             }
             AgentSpec::Net(s) => write!(f, "net:path={},{}", s.path, s.search),
+            AgentSpec::Perfect { table: None } => write!(f, "perfect"),
+            AgentSpec::Perfect { table: Some(path) } => write!(f, "perfect:table={path}"),
         }
     }
 }
@@ -329,6 +345,18 @@ fn parse_mcts(pairs: &[(&str, &str)]) -> Result<MctsSettings, AgentError> {
     Ok(settings)
 }
 
+fn parse_perfect(pairs: &[(&str, &str)]) -> Result<AgentSpec, AgentError> {
+    let mut table = None;
+    for &(key, value) in pairs {
+        if key != "table" {
+            let (agent, allowed) = ("perfect".to_string(), "table".to_string());
+            return Err(AgentError::UnknownKey { agent, key: key.to_string(), allowed });
+        }
+        table = Some(value.to_string());
+    }
+    Ok(AgentSpec::Perfect { table })
+}
+
 fn parse_net(pairs: &[(&str, &str)]) -> Result<NetSettings, AgentError> {
     let mut settings =
         NetSettings { path: String::new(), search: SearchSettings::with_simulations_and_batch(200, 8) };
@@ -380,7 +408,9 @@ mod tests {
     #[test]
     fn bad_specs_name_the_problem_and_what_is_allowed() {
         let cases = [
-            ("alphazero", &["alphazero", "random, mcts, net, human"][..]),
+            ("alphazero", &["alphazero", "random, mcts, net, perfect, human"][..]),
+            ("perfect:depth=3", &["depth", "table"]),
+            ("perfect:table=x,depth=3", &["depth", "table"]),
             ("", &["known agents"]),
             ("mcts:simulations=5", &["simulations", "sims, c, temp, open, contempt, batch, rollout"]),
             ("net:path=x,open=-2", &["open=-2", "plies"]),

@@ -67,6 +67,15 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
         (&["show", "sixteen-rebels", "--moves", "c3-c5"], "not a legal move"),
         (&["show", "twenty-six-rebels", "--position", "G:a1,a2;R:;g"], "exactly one General"),
         (&["perft", "sixteen-rebels", "--depth", "0"], "depth"),
+        (&["solve", "murray-rebels"], "custodial"),
+        (&["solve", "imperial-contest"], "only sixteen-rebels"),
+        (&["solve", "sixteen-rebels", "--table", "Cargo.toml"], "not a rebel-zero tablebase"),
+        (&["solve", "sixteen-rebels", "--moves", "c3-c5"], "not a legal move"),
+        (
+            &["match", "sixteen-rebels", "--agent", "perfect:table=nowhere.rztb", "--agent", "random"],
+            "no tablebase at nowhere.rztb",
+        ),
+        (&["match", "chess", "--agent", "perfect", "--agent", "random"], "only sixteen-rebels"),
     ];
     for (args, expected) in cases {
         let output = run(args);
