@@ -28,13 +28,19 @@ pub struct SolveArgs {
     /// Moves to play first, comma-separated, in RULES.md section 7 notation.
     #[arg(long, value_delimiter = ',')]
     moves: Vec<String>,
-    /// Judge every game of this games.jsonl (from `match --out`): each side's mistakes against best
-    /// play.
+    /// Judge every game of this games.jsonl (from `match --out` or a study) against best play: per
+    /// pairing of agents (or study cell), each side's forced wins, their conversion and its mistakes.
     #[arg(long)]
     games: Option<PathBuf>,
+    /// With --games, also print each game's mistakes.
+    #[arg(long, requires = "games")]
+    each: bool,
     /// Check every position of the table against the rules' move generator (a few minutes).
     #[arg(long)]
     verify: bool,
+    /// Print how each level's positions divide into wins, losses and draws.
+    #[arg(long)]
+    levels: bool,
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
@@ -52,8 +58,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     if args.verify {
         verify(&tb)?;
     }
+    if args.levels {
+        print_levels(&tb);
+    }
     match &args.games {
-        Some(file) => judge_games(&tb, file),
+        Some(file) => judge_games(&tb, file, args.each),
         None => {
             print_verdicts(&tb, &line);
             Ok(())
@@ -100,6 +109,26 @@ pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> 
     Ok(tb)
 }
 
+fn print_levels(tb: &Tablebase) {
+    println!("| Rebels | to move | positions | won | lost | drawn | longest (plies) |");
+    println!("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
+    let percent = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
+    for (rebels, tallies) in tb.level_tallies() {
+        for side in Side::BOTH {
+            let t = tallies[side.index()];
+            let n = t.positions();
+            println!(
+                "| {rebels} | {} | {n} | {:.1}% | {:.1}% | {:.1}% | {} |",
+                tb.game().side_names()[side.index()],
+                percent(t.wins, n),
+                percent(t.losses, n),
+                percent(t.draws, n),
+                t.longest
+            );
+        }
+    }
+}
+
 fn verify(tb: &Tablebase) -> anyhow::Result<()> {
     let clock = std::time::Instant::now();
     let checked = tb.verify(|rebels, n| eprintln!("verified {n} positions with {rebels} Rebels"))?;
@@ -140,70 +169,117 @@ fn describe(v: Verdict, side: &str, plies_left: u32) -> String {
     }
 }
 
-/// Judges every game of a games.jsonl file: one line per game, then each side's mistakes in all.
-fn judge_games(tb: &Tablebase, file: &Path) -> anyhow::Result<()> {
+/// What the judge counts for one group of games, per side.
+#[derive(Default)]
+struct SideTally {
+    /// Moves made with a forced win in hand.
+    winning_moves: u32,
+    wins_let_go: u32,
+    draws_lost: u32,
+    games_with_a_win: u32,
+    won_of_those: u32,
+}
+
+/// Judges every game of a games.jsonl file whose rules the table holds (other records are skipped):
+/// per group of games (a study cell, else a pairing of agents), how often each side had a forced win,
+/// how often it won those games, and its mistakes against best play.
+fn judge_games(tb: &Tablebase, file: &Path, each: bool) -> anyhow::Result<()> {
     let game = tb.game();
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let names = game.side_names();
-    let mut mistakes = [[0u32; 2]; 2]; // [side][0: a win let go, 1: a draw lost]
-    let mut games_with_win = [0u32; 2];
-    let mut judged_games = 0;
+    let mut groups: Vec<(String, u32, [SideTally; 2])> = Vec::new();
+    let mut skipped = 0;
     for (number, record_text) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let at = || format!("{} line {}", file.display(), number + 1);
+        let value: serde_json::Value =
+            serde_json::from_str(record_text).with_context(|| format!("{}: not JSON", at()))?;
+        let cell = value.get("cell").and_then(|c| c.as_str()).map(str::to_string);
         let record: GameRecord =
-            serde_json::from_str(record_text).with_context(|| format!("{}: not a game record", at()))?;
-        let AnyGame::Hunt(recorded) = load_game(&record.spec).with_context(at)? else {
-            bail!("{}: `{}` is not sixteen-rebels", at(), record.spec);
+            serde_json::from_value(value).with_context(|| format!("{}: not a game record", at()))?;
+        let recorded = match load_game(&record.spec) {
+            Ok(AnyGame::Hunt(g)) if tb.fits(&g) => g,
+            _ => {
+                skipped += 1;
+                continue;
+            }
         };
-        if rules_key(&recorded) != rules_key(game) {
-            bail!("{}: the game is `{}`, the table is for `{}`", at(), record.spec, rules_key(game));
-        }
         let start = recorded.parse_position(&record.start).with_context(at)?;
         let mut line = Playthrough::from_position(recorded.clone(), start);
         for text in &record.moves {
             line.play_text(text).with_context(at)?;
         }
-        let judged = tb.judge_game(&line);
-        judged_games += 1;
-        let mut notes = Vec::new();
+        let key = cell.unwrap_or_else(|| {
+            format!("{} (General) v {} (Rebels)", record.agents["general"], record.agents["rebels"])
+        });
+        let index = match groups.iter().position(|(k, _, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                groups.push((key, 0, Default::default()));
+                groups.len() - 1
+            }
+        };
+        let (_, games, tallies) = &mut groups[index];
+        *games += 1;
         let mut had_win = [false; 2];
-        for j in &judged {
+        let mut notes = Vec::new();
+        for j in tb.judge_game(&line) {
+            let t = &mut tallies[j.mover.index()];
+            t.winning_moves += u32::from(j.before == Prospect::Win);
             had_win[j.mover.index()] |= j.before == Prospect::Win;
             if j.is_mistake() {
-                mistakes[j.mover.index()][usize::from(j.before == Prospect::Draw)] += 1;
+                *(if j.before == Prospect::Win { &mut t.wins_let_go } else { &mut t.draws_lost }) += 1;
+                let text = &record.moves[j.ply as usize - 1];
                 notes.push(format!(
-                    "{}. {} {}: {:?} → {:?}",
+                    "{}. {} {text}: {:?} → {:?}",
                     j.ply,
                     names[j.mover.index()],
-                    record.moves[j.ply as usize - 1],
                     j.before,
                     j.after
                 ));
             }
         }
         for side in Side::BOTH {
-            games_with_win[side.index()] += u32::from(had_win[side.index()]);
+            let won = line.outcome().and_then(|o| o.winner) == Some(side);
+            let t = &mut tallies[side.index()];
+            t.games_with_a_win += u32::from(had_win[side.index()]);
+            t.won_of_those += u32::from(had_win[side.index()] && won);
         }
-        let result = record
-            .winner
-            .as_deref()
-            .map_or(format!("draw by {}", record.reason), |w| format!("{w} win by {}", record.reason));
-        println!(
-            "game {:3} ({} plies, {result}): {}",
-            record.game,
-            record.plies,
-            if notes.is_empty() { "no mistakes".to_string() } else { notes.join("; ") }
-        );
+        if each {
+            let result = record
+                .winner
+                .as_deref()
+                .map_or(format!("draw by {}", record.reason), |w| format!("{w} win by {}", record.reason));
+            let notes = if notes.is_empty() { "no mistakes".to_string() } else { notes.join("; ") };
+            println!("game {:3} ({} plies, {result}): {notes}", record.game, record.plies);
+        }
     }
-    println!("\n{judged_games} games judged against best play:");
-    for side in Side::BOTH {
-        let [wins_lost, draws_lost] = mistakes[side.index()];
+    if groups.is_empty() {
+        bail!("{} holds no game of `{}`", file.display(), rules_key(game));
+    }
+    println!(
+        "\nGames judged against best play ({skipped} records of other rules skipped). For each side: the games in"
+    );
+    println!(
+        "which it had a forced win at some point and how many of those it won; its moves made with a win in"
+    );
+    println!("hand and how many let the win go; and how many drawn positions it lost.\n");
+    println!(
+        "| games | of | General had a win | won | wins let go / moves | draws lost | Rebels had a win | won | wins let go / moves | draws lost |"
+    );
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (key, games, [g, r]) in &groups {
         println!(
-            "  {}: had a forced win in {} games; let a win go {} times, lost a drawn position {} times",
-            names[side.index()],
-            games_with_win[side.index()],
-            wins_lost,
-            draws_lost
+            "| {key} | {games} | {} | {} | {} / {} | {} | {} | {} | {} / {} | {} |",
+            g.games_with_a_win,
+            g.won_of_those,
+            g.wins_let_go,
+            g.winning_moves,
+            g.draws_lost,
+            r.games_with_a_win,
+            r.won_of_those,
+            r.wins_let_go,
+            r.winning_moves,
+            r.draws_lost
         );
     }
     Ok(())

@@ -252,6 +252,16 @@ impl Tablebase {
         &self.game
     }
 
+    /// Each level's Rebel count and how its positions divide, General to move first.
+    pub fn level_tallies(&self) -> Vec<(u32, [Tally; 2])> {
+        self.levels
+            .0
+            .iter()
+            .flatten()
+            .map(|l| (l.rebels, Side::BOTH.map(|side| l.tally(&self.game, side))))
+            .collect()
+    }
+
     /// How the positions with `side` to move divide over every level.
     pub fn tally_for(&self, side: Side) -> Tally {
         self.levels.0.iter().flatten().map(|l| l.tally(&self.game, side)).fold(Tally::default(), Tally::merge)
@@ -394,6 +404,9 @@ mod tests {
         let other = Tablebase::load(&hunt("sixteen-rebels:capture=mandatory"), &path).err().unwrap();
         assert!(matches!(other, TableFileError::OtherRules { .. }), "{other}");
         assert!(other.to_string().contains("capture=mandatory"), "{other}");
+        // Murray's rules share every option the key names, but not the table.
+        assert!(!tb.fits(&hunt("murray-rebels")) && tb.fits(&hunt("sixteen-rebels:first=rebels")));
+        assert!(Tablebase::load(&hunt("murray-rebels"), &path).is_err());
 
         let bytes = std::fs::read(&path).unwrap();
         let cases: [(&str, Vec<u8>, &str); 3] = [

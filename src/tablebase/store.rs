@@ -34,7 +34,8 @@ struct Header {
     points: usize,
 }
 
-/// The options a table's values depend on (not who moves first, not the cap).
+/// The options a table's values depend on among the rulesets it solves (not who moves first, not the
+/// cap); only meaningful for a game that passes [`Tablebase::check_supported`].
 pub fn rules_key(game: &HuntGame) -> String {
     let r = &game.rules;
     format!(
@@ -58,7 +59,7 @@ pub fn default_table_path(game: &HuntGame) -> PathBuf {
 impl Tablebase {
     /// Whether this table holds the values of `game` (built for the same rules, whoever moves first).
     pub fn fits(&self, game: &HuntGame) -> bool {
-        rules_key(&self.game) == rules_key(game)
+        Tablebase::check_supported(game).is_ok() && rules_key(&self.game) == rules_key(game)
     }
 
     pub fn save(&self, path: &Path) -> Result<(), TableFileError> {
@@ -82,8 +83,12 @@ impl Tablebase {
         std::fs::rename(&temporary, path).map_err(write_error)
     }
 
-    /// Reads a table built for `game`'s rules.
+    /// Reads a table built for `game`'s rules (which must be ones the tables solve).
     pub fn load(game: &HuntGame, path: &Path) -> Result<Tablebase, TableFileError> {
+        if let Err(unsupported) = Tablebase::check_supported(game) {
+            let (found, wanted) = ("a solvable ruleset".to_string(), unsupported.spec);
+            return Err(TableFileError::OtherRules { path: path.to_path_buf(), found, wanted });
+        }
         let read_error = |source| TableFileError::Read { path: path.to_path_buf(), source };
         let malformed = |problem: String| TableFileError::Malformed { path: path.to_path_buf(), problem };
         let mut input = BufReader::new(File::open(path).map_err(read_error)?);
