@@ -234,3 +234,62 @@ impl ReplayBuffer {
         panic!("position index past the buffer")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyGame;
+    use crate::game::hunt::HuntGame;
+
+    fn sixteen() -> HuntGame {
+        match AnyGame::from_spec("sixteen-rebels").unwrap() {
+            AnyGame::Hunt(g) => g,
+            _ => unreachable!(),
+        }
+    }
+
+    fn saved(moves: &[&str], winner: Option<u8>) -> SavedGame {
+        let targets = (0..moves.len() as u32).map(|ply| Target { ply, policy: vec![(ply, 1.0)] }).collect();
+        SavedGame {
+            spec: 0,
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            targets,
+            winner,
+            reason: "cap".into(),
+        }
+    }
+
+    /// Checkpoints from before the window was gzipped keep a plain `replay.jsonl`; it must read back
+    /// as the gzipped form does.
+    #[test]
+    fn plain_and_gzipped_windows_read_back_the_same() {
+        let game = sixteen();
+        let mut buffer = ReplayBuffer::new(10);
+        for (moves, winner) in
+            [(&["c3-d4xc5xe3", "b5-c5"][..], Some(1)), (&["c3-c4", "a1-b2", "c4-c3"][..], None)]
+        {
+            let s = saved(moves, winner);
+            let positions = encode_saved(&game, &s).unwrap();
+            buffer.push(s, positions);
+        }
+        let dir = std::env::temp_dir().join(format!("rebel-zero-replay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let gz = dir.join("replay.jsonl.gz");
+        std::fs::write(&gz, buffer.to_jsonl_gz()).unwrap();
+        let mut text = String::new();
+        GzDecoder::new(&std::fs::read(&gz).unwrap()[..]).read_to_string(&mut text).unwrap();
+        let plain = dir.join("replay.jsonl");
+        std::fs::write(&plain, &text).unwrap();
+        for path in [&gz, &plain] {
+            let mut back = ReplayBuffer::new(10);
+            back.load_jsonl(path, std::slice::from_ref(&game)).unwrap();
+            assert_eq!((back.games(), back.positions()), (2, 5), "{}", path.display());
+            assert_eq!(back.games, buffer.games, "{}", path.display());
+        }
+        // A damaged plain window names its file and line.
+        std::fs::write(&plain, format!("{text}{{\"spec\": 0, \"moves\": [\"c3-c5\"]}}\n")).unwrap();
+        let err = ReplayBuffer::new(10).load_jsonl(&plain, std::slice::from_ref(&game)).unwrap_err();
+        assert!(err.contains("replay.jsonl line 3"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
