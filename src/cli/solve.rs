@@ -74,8 +74,17 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
 pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> {
     if path.exists() {
         eprintln!("reading {}", path.display());
-        return Ok(Tablebase::load(game, path)?);
+        return Tablebase::load(game, path)
+            .map_err(|e| anyhow::anyhow!("{e} (remove the file to build the table again)"));
     }
+    // Find out now, not after minutes of solving, whether the table can be written there.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let probe = path.with_extension("partial");
+    std::fs::write(&probe, b"")
+        .with_context(|| format!("cannot write the table beside {}", path.display()))?;
+    std::fs::remove_file(&probe).ok();
     let levels = Tablebase::levels_of(game);
     let bar = ProgressBar::new(levels.len() as u64).with_style(
         ProgressStyle::with_template("solving {pos}/{len} levels [{elapsed_precise}] {msg}")
@@ -101,9 +110,6 @@ pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> 
         bar.set_message(format!("{} Rebels", r.rebels + 2));
     })?;
     bar.finish_and_clear();
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
     tb.save(path)?;
     eprintln!("wrote {}", path.display());
     Ok(tb)

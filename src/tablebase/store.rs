@@ -71,16 +71,12 @@ impl Tablebase {
             points: self.game.board().len(),
         };
         let temporary = path.with_extension("partial");
-        let mut out = BufWriter::new(File::create(&temporary).map_err(write_error)?);
-        writeln!(out, "{MAGIC}").map_err(write_error)?;
-        serde_json::to_writer(&mut out, &header).map_err(|e| write_error(e.into()))?;
-        writeln!(out).map_err(write_error)?;
-        for level in self.levels.0.iter().flatten() {
-            out.write_all(&level.general_to_move).map_err(write_error)?;
-            out.write_all(&level.rebels_to_move).map_err(write_error)?;
+        let written =
+            write_table(&temporary, &header, &self.levels).and_then(|()| std::fs::rename(&temporary, path));
+        if written.is_err() {
+            let _ = std::fs::remove_file(&temporary); // a half-written file is of no use
         }
-        out.into_inner().map_err(|e| write_error(e.into_error()))?.sync_all().map_err(write_error)?;
-        std::fs::rename(&temporary, path).map_err(write_error)
+        written.map_err(write_error)
     }
 
     /// Reads a table built for `game`'s rules (which must be ones the tables solve).
@@ -132,6 +128,18 @@ impl Tablebase {
         }
         Ok(Tablebase { game: game.clone(), levels })
     }
+}
+
+fn write_table(path: &Path, header: &Header, levels: &Levels) -> std::io::Result<()> {
+    let mut out = BufWriter::new(File::create(path)?);
+    writeln!(out, "{MAGIC}")?;
+    serde_json::to_writer(&mut out, header)?;
+    writeln!(out)?;
+    for level in levels.0.iter().flatten() {
+        out.write_all(&level.general_to_move)?;
+        out.write_all(&level.rebels_to_move)?;
+    }
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
 /// One line without its newline (header lines are short; a binary file gives up after 4 KiB).

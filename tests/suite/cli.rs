@@ -71,6 +71,8 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
         (&["solve", "imperial-contest"], "only sixteen-rebels"),
         (&["solve", "sixteen-rebels", "--table", "Cargo.toml"], "not a rebel-zero tablebase"),
         (&["solve", "sixteen-rebels", "--moves", "c3-c5"], "not a legal move"),
+        // An unwritable table path is refused before minutes of solving, not after.
+        (&["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb"], "creating Cargo.toml"),
         (
             &["match", "sixteen-rebels", "--agent", "perfect:table=nowhere.rztb", "--agent", "random"],
             "no tablebase at nowhere.rztb",
