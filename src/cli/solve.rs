@@ -12,7 +12,9 @@ use super::{load_game, load_position};
 use crate::agents::GameRecord;
 use crate::game::hunt::HuntGame;
 use crate::game::{AnyGame, Game, Playthrough, Side};
-use crate::tablebase::{Prospect, Tablebase, Verdict, default_table_path, rules_key};
+use crate::tablebase::{
+    Prospect, Tablebase, Verdict, check_writable, default_table_path, rules_key, shares_table,
+};
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -53,6 +55,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     for (i, text) in args.moves.iter().enumerate() {
         line.play_text(text).with_context(|| format!("move {} of --moves", i + 1))?;
     }
+    // Read the games first: a bad games file should not wait for minutes of solving.
+    let games = args.games.as_deref().map(|file| read_games(&game, file)).transpose()?;
     let path = args.table.clone().unwrap_or_else(|| default_table_path(&game));
     let tb = open_or_build(&game, &path)?;
     if args.verify {
@@ -61,30 +65,24 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     if args.levels {
         print_levels(&tb);
     }
-    match &args.games {
-        Some(file) => judge_games(&tb, file, args.each),
-        None => {
-            print_verdicts(&tb, &line);
-            Ok(())
-        }
+    match games {
+        Some((games, skipped)) => judge_games(&tb, &games, skipped, args.each),
+        None => print_verdicts(&tb, &line),
     }
+    Ok(())
 }
 
 /// The table in `path`, or a new one built and saved there.
 pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> {
     if path.exists() {
         eprintln!("reading {}", path.display());
-        return Tablebase::load(game, path)
-            .map_err(|e| anyhow::anyhow!("{e} (remove the file to build the table again)"));
+        return Tablebase::load(game, path).map_err(|e| match e.is_damaged() {
+            true => anyhow::anyhow!("{e} (remove the file to build the table again)"),
+            false => e.into(),
+        });
     }
     // Find out now, not after minutes of solving, whether the table can be written there.
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let probe = path.with_extension("partial");
-    std::fs::write(&probe, b"")
-        .with_context(|| format!("cannot write the table beside {}", path.display()))?;
-    std::fs::remove_file(&probe).ok();
+    check_writable(path).with_context(|| format!("cannot write the table at {}", path.display()))?;
     let levels = Tablebase::levels_of(game);
     let bar = ProgressBar::new(levels.len() as u64).with_style(
         ProgressStyle::with_template("solving {pos}/{len} levels [{elapsed_precise}] {msg}")
@@ -154,7 +152,9 @@ fn print_verdicts(tb: &Tablebase, line: &Playthrough<HuntGame>) {
     let name = game.side_names()[mover.index()];
     let plies_left = game.max_plies().saturating_sub(line.plies());
     match tb.probe(s) {
-        None => println!("no table holds this position (a finished game, or an odd number of Rebels)"),
+        None => println!(
+            "the table does not hold this position (a finished game, or a Rebel count it has no level for)"
+        ),
         Some(v) => {
             println!("value: {} ({plies_left} plies left before the cap)", describe(v, name, plies_left))
         }
@@ -165,12 +165,12 @@ fn print_verdicts(tb: &Tablebase, line: &Playthrough<HuntGame>) {
     }
 }
 
-/// "general wins in 7 plies", "a draw".
+/// "a win for the general in 7 plies", "a draw", from the side to move's verdict.
 fn describe(v: Verdict, side: &str, plies_left: u32) -> String {
     let capped = if v.within(plies_left) != v { " (beyond the cap: a draw in play)" } else { "" };
     match v {
-        Verdict::Win { plies } => format!("{side} wins in {plies} plies{capped}"),
-        Verdict::Loss { plies } => format!("{side} loses in {plies} plies{capped}"),
+        Verdict::Win { plies } => format!("a win for the {side} in {plies} plies{capped}"),
+        Verdict::Loss { plies } => format!("a loss for the {side} in {plies} plies{capped}"),
         Verdict::Draw => "a draw".to_string(),
     }
 }
@@ -186,15 +186,18 @@ struct SideTally {
     won_of_those: u32,
 }
 
-/// Judges every game of a games.jsonl file whose rules the table holds (other records are skipped):
-/// per group of games (a study cell, else a pairing of agents), how often each side had a forced win,
-/// how often it won those games, and its mistakes against best play.
-fn judge_games(tb: &Tablebase, file: &Path, each: bool) -> anyhow::Result<()> {
-    let game = tb.game();
+/// A recorded game of the table's rules, replayed, with the group it is counted in.
+struct RecordedGame {
+    group: String,
+    record: GameRecord,
+    line: Playthrough<HuntGame>,
+}
+
+/// The games of a games.jsonl file that `game`'s table holds, replayed, and how many records of other
+/// rules were skipped. A line that is not a game record, or whose game does not replay, is an error.
+fn read_games(game: &HuntGame, file: &Path) -> anyhow::Result<(Vec<RecordedGame>, usize)> {
     let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
-    let names = game.side_names();
-    let mut groups: Vec<(String, u32, [SideTally; 2])> = Vec::new();
-    let mut skipped = 0;
+    let (mut games, mut skipped) = (Vec::new(), 0);
     for (number, record_text) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let at = || format!("{} line {}", file.display(), number + 1);
         let value: serde_json::Value =
@@ -202,25 +205,39 @@ fn judge_games(tb: &Tablebase, file: &Path, each: bool) -> anyhow::Result<()> {
         let cell = value.get("cell").and_then(|c| c.as_str()).map(str::to_string);
         let record: GameRecord =
             serde_json::from_value(value).with_context(|| format!("{}: not a game record", at()))?;
-        let recorded = match load_game(&record.spec) {
-            Ok(AnyGame::Hunt(g)) if tb.fits(&g) => g,
+        let recorded = match load_game(&record.spec).with_context(at)? {
+            AnyGame::Hunt(g) if shares_table(game, &g) => g,
             _ => {
                 skipped += 1;
                 continue;
             }
         };
         let start = recorded.parse_position(&record.start).with_context(at)?;
-        let mut line = Playthrough::from_position(recorded.clone(), start);
+        let mut line = Playthrough::from_position(recorded, start);
         for text in &record.moves {
             line.play_text(text).with_context(at)?;
         }
-        let key = cell.unwrap_or_else(|| {
-            format!("{} (General) v {} (Rebels)", record.agents["general"], record.agents["rebels"])
-        });
-        let index = match groups.iter().position(|(k, _, _)| *k == key) {
+        let agent = |side: &str| record.agents.get(side).map_or("?", String::as_str).to_string();
+        let group =
+            cell.unwrap_or_else(|| format!("{} (General) v {} (Rebels)", agent("general"), agent("rebels")));
+        games.push(RecordedGame { group, record, line });
+    }
+    if games.is_empty() {
+        bail!("{} holds no game of `{}`", file.display(), rules_key(game));
+    }
+    Ok((games, skipped))
+}
+
+/// Judges recorded games: per group of games (a study cell, else a pairing of agents), how often each
+/// side had a forced win, how often it won those games, and its mistakes against best play.
+fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: bool) {
+    let names = tb.game().side_names();
+    let mut groups: Vec<(String, u32, [SideTally; 2])> = Vec::new();
+    for RecordedGame { group: key, record, line } in recorded {
+        let index = match groups.iter().position(|(k, _, _)| k == key) {
             Some(i) => i,
             None => {
-                groups.push((key, 0, Default::default()));
+                groups.push((key.clone(), 0, Default::default()));
                 groups.len() - 1
             }
         };
@@ -228,7 +245,7 @@ fn judge_games(tb: &Tablebase, file: &Path, each: bool) -> anyhow::Result<()> {
         *games += 1;
         let mut had_win = [false; 2];
         let mut notes = Vec::new();
-        for j in tb.judge_game(&line) {
+        for j in tb.judge_game(line) {
             let t = &mut tallies[j.mover.index()];
             t.winning_moves += u32::from(j.before == Prospect::Win);
             had_win[j.mover.index()] |= j.before == Prospect::Win;
@@ -259,9 +276,6 @@ fn judge_games(tb: &Tablebase, file: &Path, each: bool) -> anyhow::Result<()> {
             println!("game {:3} ({} plies, {result}): {notes}", record.game, record.plies);
         }
     }
-    if groups.is_empty() {
-        bail!("{} holds no game of `{}`", file.display(), rules_key(game));
-    }
     println!(
         "\nGames judged against best play ({skipped} records of other rules skipped). For each side: the games in"
     );
@@ -288,5 +302,4 @@ fn judge_games(tb: &Tablebase, file: &Path, each: bool) -> anyhow::Result<()> {
             r.draws_lost
         );
     }
-    Ok(())
 }

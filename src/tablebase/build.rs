@@ -31,6 +31,18 @@ use crate::game::hunt::{GENERAL, HuntGame, HuntState, REBELS};
 
 type Moves = <HuntGame as Game>::Moves;
 
+// A working slot is a u32:
+//
+// | bits  | decided position               | undecided position                                   |
+// | ----- | ------------------------------ | ---------------------------------------------------- |
+// | 31    | DECIDED                        | 0                                                    |
+// | 30    | PROPAGATED (predecessors told) | 0                                                    |
+// | 29    | —                              | NEVER_LOST                                           |
+// | 28    | —                              | WIN_PENDING                                          |
+// | 8..24 | —                              | longest lower-level loss, or a pending win's distance |
+// | 0..16 | distance in plies              | (bits 0..8) moves in the level not yet known won for  |
+// |       |                                | the opponent                                         |
+
 /// Decided: the low 16 bits hold the distance in plies (odd: won for the side to move, even: lost).
 const DECIDED: u32 = 1 << 31;
 /// A decided position whose predecessors have been told.
@@ -38,6 +50,9 @@ const PROPAGATED: u32 = 1 << 30;
 /// Undecided, but never lost: a move leads to a lower-level draw, or to a lower-level win that waits
 /// in its distance's wave.
 const NEVER_LOST: u32 = 1 << 29;
+/// Undecided, with a win through a lower level whose distance sits in the lower-loss bits; its wave
+/// decides it unless a shorter win came first.
+const WIN_PENDING: u32 = 1 << 28;
 /// Undecided: the low 8 bits count the moves that stay in the level and are not yet known won for the
 /// opponent; bits 8..24 hold the longest lower-level loss among the other moves.
 const COUNTER: u32 = 0xFF;
@@ -250,10 +265,6 @@ impl Work<'_> {
         stay
     }
 }
-
-/// Bit 28: an undecided General position with a win through a lower level, whose distance sits in the
-/// lower-loss bits; its wave decides it unless a shorter win came first.
-const WIN_PENDING: u32 = 1 << 28;
 
 /// Files a seeded position under the wave where it is decided.
 fn note_seed(found: &mut Found, v: u32, entry: u32) {

@@ -45,6 +45,11 @@ impl JudgedMove {
 impl Tablebase {
     /// Judges each move of a played game; stops at the first position the table does not hold. A
     /// move that ended the game by repetition or the cap is judged a draw, whatever the position.
+    ///
+    /// What a side could force is read from the position and the plies left, not from the game's
+    /// history: a third occurrence the losing side could have made is not counted as a draw in hand,
+    /// so passing it up is no mistake, and a winning side is charged only once the repetition ends
+    /// the game.
     pub fn judge_game(&self, line: &Playthrough<HuntGame>) -> Vec<JudgedMove> {
         let max_plies = line.game().max_plies();
         let states = line.states();

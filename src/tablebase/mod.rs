@@ -3,7 +3,8 @@
 //! loses or draws with best play, and in how many plies.
 //!
 //! The General captures Rebels in pairs, so from 16 only even counts occur; the table holds every
-//! even count above `general_wins_at` (6, 8, …, 16 on the default rules, 909 million positions). A
+//! even count above `general_wins_at` (6, 8, …, 16 on the default rules: 941 million slots, of which
+//! 497.6 million are positions). A
 //! forced win never needs to repeat a position, so the repetition rule changes no value; the draw cap
 //! turns a win into a draw exactly when its distance exceeds the plies left, which [`Verdict`] lets
 //! the caller check.
@@ -17,7 +18,7 @@ mod store;
 mod verify;
 
 pub use judge::{JudgedMove, Prospect};
-pub use store::{TableFileError, default_table_path, rules_key};
+pub use store::{TableFileError, check_writable, default_table_path, rules_key, shares_table};
 pub use verify::Inconsistency;
 
 use std::time::Instant;
@@ -27,7 +28,7 @@ use crate::game::hunt::{HuntGame, HuntMove, HuntState, Leap, REBELS, StaticCaptu
 use crate::game::{Game, Side};
 
 /// The longest forced result a table can hold (a byte per position, 0 for a draw). The longest in
-/// sixteen-rebels is 56 plies.
+/// sixteen-rebels is 57 plies.
 pub const MAX_PLIES: u32 = 254;
 
 /// What best play gives the side to move.
@@ -62,7 +63,7 @@ impl Verdict {
     }
 
     /// The same result seen one ply earlier, from before the move that led here.
-    fn after_one_ply(self) -> Verdict {
+    fn one_ply_earlier(self) -> Verdict {
         match self {
             Verdict::Win { plies } => Verdict::Win { plies: plies + 1 },
             Verdict::Loss { plies } => Verdict::Loss { plies: plies + 1 },
@@ -70,7 +71,7 @@ impl Verdict {
         }
     }
 
-    /// The result once the draw cap is counted: a win further away than `plies_left` is a draw.
+    /// The result once the draw cap is counted: a win or loss further away than `plies_left` is a draw.
     pub fn within(self, plies_left: u32) -> Verdict {
         match self {
             Verdict::Win { plies } | Verdict::Loss { plies } if plies > plies_left => Verdict::Draw,
@@ -291,7 +292,7 @@ impl Tablebase {
                     Some(o) if o.winner == Some(s.to_move) => Some(Verdict::Win { plies: 1 }),
                     Some(o) if o.winner.is_some() => Some(Verdict::Loss { plies: 1 }),
                     Some(_) => Some(Verdict::Draw),
-                    None => self.probe(&next).map(|v| v.for_side(next.to_move, s.to_move).after_one_ply()),
+                    None => self.probe(&next).map(|v| v.for_side(next.to_move, s.to_move).one_ply_earlier()),
                 };
                 (m, verdict)
             })
@@ -321,13 +322,16 @@ impl Tablebase {
 /// be games already over), and the Rebels on the main board.
 fn is_position(game: &HuntGame, s: &HuntState) -> bool {
     let board = game.board();
+    if s.general as usize >= board.len() {
+        return false;
+    }
     let rules = &game.rules;
     let on_rebel = s.rebels >> s.general & 1 == 1;
     let on_winning_apex = rules.apex_wins && Some(s.general) == board.apex;
     let blockaded =
         rules.blockade && board.privy >> s.general & 1 == 1 && s.rebels & board.exits == board.exits;
     let rebels_on_main_board = s.rebels >> index::REBEL_POINTS == 0;
-    (s.general as usize) < board.len() && rebels_on_main_board && !on_rebel && !on_winning_apex && !blockaded
+    rebels_on_main_board && !on_rebel && !on_winning_apex && !blockaded
 }
 
 /// Small tables and positions for the tests of this layer and the ones above it.
@@ -395,33 +399,41 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("six.rztb");
         tb.save(&path).unwrap();
-        let back = Tablebase::load(tb.game(), &path).unwrap();
+        // The table holds one level of six, so only the tests' partial read takes it.
+        let partial = Tablebase::load(tb.game(), &path).err().unwrap();
+        assert!(partial.to_string().contains("holds the levels [6] of [6, 8"), "{partial}");
+        let read = |spec: &str, path: &std::path::Path| store::read(&hunt(spec), path, false);
+        let back = read("sixteen-rebels", &path).unwrap();
         let s = position_with_a_choice(tb, GENERAL);
         assert_eq!(back.probe(&s), tb.probe(&s));
         assert_eq!(back.tally_for(REBELS), tb.tally_for(REBELS));
         // The same rules with the other side first share the table; other rules do not.
-        assert!(Tablebase::load(&hunt("sixteen-rebels:first=rebels"), &path).is_ok());
-        let other = Tablebase::load(&hunt("sixteen-rebels:capture=mandatory"), &path).err().unwrap();
+        assert!(read("sixteen-rebels:first=rebels", &path).is_ok());
+        let other = read("sixteen-rebels:capture=mandatory", &path).err().unwrap();
         assert!(matches!(other, TableFileError::OtherRules { .. }), "{other}");
         assert!(other.to_string().contains("capture=mandatory"), "{other}");
         // Murray's rules share every option the key names, but not the table.
         assert!(!tb.fits(&hunt("murray-rebels")) && tb.fits(&hunt("sixteen-rebels:first=rebels")));
-        assert!(Tablebase::load(&hunt("murray-rebels"), &path).is_err());
+        assert!(read("murray-rebels", &path).is_err());
 
         let bytes = std::fs::read(&path).unwrap();
-        let cases: [(&str, Vec<u8>, &str); 3] = [
+        let mut flipped = bytes.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        let cases: [(&str, Vec<u8>, &str); 4] = [
             ("cut.rztb", bytes[..bytes.len() - 10].to_vec(), "ends inside the level of 6 Rebels"),
             ("long.rztb", [&bytes[..], b"x"].concat(), "bytes after its last level"),
+            ("flipped.rztb", flipped, "does not match its checksum"),
             ("text.rztb", b"hello\n".to_vec(), "first line"),
         ];
         for (name, content, needle) in cases {
             let bad = dir.join(name);
             std::fs::write(&bad, content).unwrap();
-            let err = Tablebase::load(tb.game(), &bad).err().unwrap().to_string();
-            assert!(err.contains(needle) && err.contains(name), "{err}");
+            let err = read("sixteen-rebels", &bad).err().unwrap();
+            assert!(err.is_damaged(), "{err}");
+            assert!(err.to_string().contains(needle) && err.to_string().contains(name), "{err}");
         }
-        let missing = Tablebase::load(tb.game(), &dir.join("none.rztb")).err().unwrap().to_string();
-        assert!(missing.contains("none.rztb"), "{missing}");
+        let missing = Tablebase::load(tb.game(), &dir.join("none.rztb")).err().unwrap();
+        assert!(!missing.is_damaged() && missing.to_string().contains("none.rztb"), "{missing}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -439,6 +451,30 @@ mod tests {
             assert_eq!(judged.len(), 1);
             assert_eq!((judged[0].mover, judged[0].before), (GENERAL, Prospect::Win));
             assert_eq!(judged[0].is_mistake(), mistake, "{:?}", judged[0]);
+        }
+    }
+
+    #[test]
+    fn the_table_holds_exactly_the_positions_the_rules_accept_as_unfinished() {
+        for spec in ["sixteen-rebels", "sixteen-rebels:apex=off"] {
+            let game = hunt(spec);
+            let mut agreed = [0, 0];
+            for r in (0..index::sets_of(6) as u32).step_by(97) {
+                let rebels = u64::from(index::unrank(r, 6));
+                let off_board =
+                    HuntState { general: game.board().len() as u8, rebels, to_move: GENERAL, result: None };
+                assert!(!is_position(&game, &off_board));
+                for general in 0..game.board().len() as u8 {
+                    for to_move in [GENERAL, REBELS] {
+                        let s = HuntState { general, rebels, to_move, result: None };
+                        let parsed = game.parse_position(&game.format_position(&s));
+                        let unfinished = parsed.is_ok_and(|p| p.result.is_none());
+                        assert_eq!(is_position(&game, &s), unfinished, "{spec}: {s:?}");
+                        agreed[usize::from(unfinished)] += 1;
+                    }
+                }
+            }
+            assert!(agreed[0] > 0 && agreed[1] > 0, "{spec}: {agreed:?}");
         }
     }
 

@@ -1,6 +1,7 @@
 //! Tables on disk: a text line naming the format, a JSON header line (the rules the table was built
-//! for, its levels, points per set), then each level's bytes, General to move first. Written to a
-//! temporary file and renamed, so a stopped write never leaves a table that looks whole.
+//! for, its levels, points per set, a checksum per level), then each level's bytes, General to move
+//! first. Written to a temporary file and renamed, so a stopped write never leaves a table that looks
+//! whole; read back only when every level of the rules is there and every checksum matches.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -12,7 +13,7 @@ use super::{Level, Levels, Tablebase, index};
 use crate::game::hunt::HuntGame;
 
 const MAGIC: &str = "rebel-zero tablebase";
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TableFileError {
@@ -22,8 +23,17 @@ pub enum TableFileError {
     Write { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a rebel-zero tablebase of format {FORMAT}: {problem}")]
     Malformed { path: PathBuf, problem: String },
-    #[error("{path} holds the tablebase of `{found}`, not of `{wanted}`")]
+    #[error("{path} holds the tablebase of `{found}`, not of `{wanted}`; name its own file with --table")]
     OtherRules { path: PathBuf, found: String, wanted: String },
+    #[error(transparent)]
+    Unsupported(#[from] super::Unsupported),
+}
+
+impl TableFileError {
+    /// A file that is not a whole table of its format, which building again replaces.
+    pub fn is_damaged(&self) -> bool {
+        matches!(self, TableFileError::Malformed { .. })
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -32,6 +42,8 @@ struct Header {
     rules: String,
     levels: Vec<u32>,
     points: usize,
+    /// [`checksum`] of each level's bytes (both sides to move), in hexadecimal.
+    checksums: Vec<String>,
 }
 
 /// The options a table's values depend on among the rulesets it solves (not who moves first, not the
@@ -56,86 +68,141 @@ pub fn default_table_path(game: &HuntGame) -> PathBuf {
     Path::new("tablebases").join(format!("{name}.rztb"))
 }
 
+/// Whether `other`'s positions have the values of `game`'s: both solvable, with the same rules key.
+pub fn shares_table(game: &HuntGame, other: &HuntGame) -> bool {
+    Tablebase::check_supported(other).is_ok() && rules_key(game) == rules_key(other)
+}
+
 impl Tablebase {
     /// Whether this table holds the values of `game` (built for the same rules, whoever moves first).
     pub fn fits(&self, game: &HuntGame) -> bool {
-        Tablebase::check_supported(game).is_ok() && rules_key(&self.game) == rules_key(game)
+        shares_table(&self.game, game)
     }
 
     pub fn save(&self, path: &Path) -> Result<(), TableFileError> {
         let write_error = |source| TableFileError::Write { path: path.to_path_buf(), source };
+        let levels: Vec<&Level> = self.levels.0.iter().flatten().collect();
         let header = Header {
             format: FORMAT,
             rules: rules_key(&self.game),
-            levels: self.levels.0.iter().flatten().map(|l| l.rebels).collect(),
+            levels: levels.iter().map(|l| l.rebels).collect(),
             points: self.game.board().len(),
+            checksums: levels.iter().map(|l| format!("{:016x}", level_checksum(l))).collect(),
         };
-        let temporary = path.with_extension("partial");
+        let temporary = temporary_path(path);
         let written =
-            write_table(&temporary, &header, &self.levels).and_then(|()| std::fs::rename(&temporary, path));
+            write_table(&temporary, &header, &levels).and_then(|()| std::fs::rename(&temporary, path));
         if written.is_err() {
             let _ = std::fs::remove_file(&temporary); // a half-written file is of no use
         }
         written.map_err(write_error)
     }
 
-    /// Reads a table built for `game`'s rules (which must be ones the tables solve).
+    /// Reads the table of `game`'s rules (which must be ones the tables solve).
     pub fn load(game: &HuntGame, path: &Path) -> Result<Tablebase, TableFileError> {
-        if let Err(unsupported) = Tablebase::check_supported(game) {
-            let (found, wanted) = ("a solvable ruleset".to_string(), unsupported.spec);
-            return Err(TableFileError::OtherRules { path: path.to_path_buf(), found, wanted });
-        }
-        let read_error = |source| TableFileError::Read { path: path.to_path_buf(), source };
-        let malformed = |problem: String| TableFileError::Malformed { path: path.to_path_buf(), problem };
-        let mut input = BufReader::new(File::open(path).map_err(read_error)?);
-        let magic = read_line(&mut input).map_err(read_error)?;
-        if magic != MAGIC {
-            return Err(malformed("its first line is not the tablebase heading".into()));
-        }
-        let header: Header = serde_json::from_str(&read_line(&mut input).map_err(read_error)?)
-            .map_err(|e| malformed(format!("bad header: {e}")))?;
-        if header.format != FORMAT {
-            return Err(malformed(format!("it is of format {}", header.format)));
-        }
-        let wanted = rules_key(game);
-        if header.rules != wanted {
-            return Err(TableFileError::OtherRules { path: path.to_path_buf(), found: header.rules, wanted });
-        }
-        let points = game.board().len();
-        let levels_of_rules = Tablebase::levels_of(game);
-        if header.points != points || header.levels.iter().any(|n| !levels_of_rules.contains(n)) {
-            return Err(malformed("its levels or points do not match the rules".into()));
-        }
-        let mut levels = Levels::default();
-        for &rebels in &header.levels {
-            let len = index::sets_of(rebels) * points;
-            let mut read_array = || {
-                let mut bytes = vec![0; len];
-                input.read_exact(&mut bytes).map_err(|e| match e.kind() {
-                    std::io::ErrorKind::UnexpectedEof => {
-                        malformed(format!("it ends inside the level of {rebels} Rebels"))
-                    }
-                    _ => read_error(e),
-                })?;
-                Ok::<_, TableFileError>(bytes)
-            };
-            let general_to_move = read_array()?;
-            let rebels_to_move = read_array()?;
-            levels.insert(Level { rebels, general_to_move, rebels_to_move });
-        }
-        if input.read(&mut [0u8]).map_err(read_error)? != 0 {
-            return Err(malformed("it has bytes after its last level".into()));
-        }
-        Ok(Tablebase { game: game.clone(), levels })
+        read(game, path, true)
     }
 }
 
-fn write_table(path: &Path, header: &Header, levels: &Levels) -> std::io::Result<()> {
+/// Reads a table; `whole` refuses one that lacks levels of the rules (only tests write such tables).
+pub(super) fn read(game: &HuntGame, path: &Path, whole: bool) -> Result<Tablebase, TableFileError> {
+    Tablebase::check_supported(game)?;
+    let read_error = |source| TableFileError::Read { path: path.to_path_buf(), source };
+    let malformed = |problem: String| TableFileError::Malformed { path: path.to_path_buf(), problem };
+    let mut input = BufReader::new(File::open(path).map_err(read_error)?);
+    if read_line(&mut input).map_err(read_error)? != MAGIC {
+        return Err(malformed("its first line is not the tablebase heading".into()));
+    }
+    let header: Header = serde_json::from_str(&read_line(&mut input).map_err(read_error)?)
+        .map_err(|e| malformed(format!("bad header: {e}")))?;
+    if header.format != FORMAT {
+        return Err(malformed(format!("it is of format {}", header.format)));
+    }
+    let wanted = rules_key(game);
+    if header.rules != wanted {
+        return Err(TableFileError::OtherRules { path: path.to_path_buf(), found: header.rules, wanted });
+    }
+    let expected = Tablebase::levels_of(game);
+    let complete = header.levels == expected;
+    let subset =
+        header.levels.windows(2).all(|w| w[0] < w[1]) && header.levels.iter().all(|n| expected.contains(n));
+    if header.points != game.board().len() || !subset || header.checksums.len() != header.levels.len() {
+        return Err(malformed("its levels, points or checksums do not match the rules".into()));
+    }
+    if whole && !complete {
+        return Err(malformed(format!("it holds the levels {:?} of {:?}", header.levels, expected)));
+    }
+    let mut levels = Levels::default();
+    for (&rebels, sum) in header.levels.iter().zip(&header.checksums) {
+        let len = index::sets_of(rebels) * header.points;
+        let mut read_array = || {
+            let mut bytes = vec![0; len];
+            input.read_exact(&mut bytes).map_err(|e| match e.kind() {
+                std::io::ErrorKind::UnexpectedEof => {
+                    malformed(format!("it ends inside the level of {rebels} Rebels"))
+                }
+                _ => read_error(e),
+            })?;
+            Ok::<_, TableFileError>(bytes)
+        };
+        let level = Level { rebels, general_to_move: read_array()?, rebels_to_move: read_array()? };
+        if format!("{:016x}", level_checksum(&level)) != *sum {
+            return Err(malformed(format!(
+                "the level of {rebels} Rebels does not match its checksum: the file is damaged"
+            )));
+        }
+        levels.insert(level);
+    }
+    if input.read(&mut [0u8]).map_err(read_error)? != 0 {
+        return Err(malformed("it has bytes after its last level".into()));
+    }
+    Ok(Tablebase { game: game.clone(), levels })
+}
+
+/// A file name of this process's own beside `path`, so two builds never write the same file.
+fn temporary_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.partial", std::process::id()));
+    path.with_file_name(name)
+}
+
+/// Checks, before minutes of solving, that a table can be written at `path`.
+pub fn check_writable(path: &Path) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let temporary = temporary_path(path);
+    std::fs::write(&temporary, b"")?;
+    std::fs::remove_file(&temporary)
+}
+
+/// A fast 64-bit checksum of a level (four independent multiply-rotate lanes over 8-byte words): it
+/// catches a damaged or truncated-and-padded file, which only `--verify` would otherwise notice.
+fn level_checksum(level: &Level) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut lanes = [1u64, 2, 3, 4];
+    for bytes in [&level.general_to_move, &level.rebels_to_move] {
+        let mut words = bytes.chunks_exact(32);
+        for block in &mut words {
+            for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+                let w = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+                *lane = (lane.rotate_left(23) ^ w).wrapping_mul(K);
+            }
+        }
+        for &b in words.remainder() {
+            lanes[0] = (lanes[0].rotate_left(23) ^ u64::from(b)).wrapping_mul(K);
+        }
+        lanes[1] ^= bytes.len() as u64;
+    }
+    lanes.iter().fold(0, |h, &l| (h.rotate_left(17) ^ l).wrapping_mul(K))
+}
+
+fn write_table(path: &Path, header: &Header, levels: &[&Level]) -> std::io::Result<()> {
     let mut out = BufWriter::new(File::create(path)?);
     writeln!(out, "{MAGIC}")?;
     serde_json::to_writer(&mut out, header)?;
     writeln!(out)?;
-    for level in levels.0.iter().flatten() {
+    for level in levels {
         out.write_all(&level.general_to_move)?;
         out.write_all(&level.rebels_to_move)?;
     }

@@ -72,7 +72,15 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
         (&["solve", "sixteen-rebels", "--table", "Cargo.toml"], "not a rebel-zero tablebase"),
         (&["solve", "sixteen-rebels", "--moves", "c3-c5"], "not a legal move"),
         // An unwritable table path is refused before minutes of solving, not after.
-        (&["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb"], "creating Cargo.toml"),
+        (
+            &["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb"],
+            "cannot write the table at Cargo.toml",
+        ),
+        // So is a games file that is not one: it is read before the table is opened or built.
+        (
+            &["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb", "--games", "Cargo.toml"],
+            "Cargo.toml line 1: not JSON",
+        ),
         (
             &["match", "sixteen-rebels", "--agent", "perfect:table=nowhere.rztb", "--agent", "random"],
             "no tablebase at nowhere.rztb",
