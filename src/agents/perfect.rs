@@ -1,7 +1,10 @@
 //! The perfect agent: plays sixteen-rebels by its tablebase. It takes the shortest forced win, else a
-//! draw, else the longest loss, counting the draw cap; among equal moves it prefers one leading to a
-//! position not yet seen in the game (so a lost side does not offer the repetition that would let a
-//! winning one off the hook), then draws by lot.
+//! draw, else the longest loss, counting the game's own draws: a move beyond the plies the cap leaves,
+//! or one that makes a position's third occurrence, is a draw whatever the table says. Equal moves are
+//! drawn by lot.
+//!
+//! The table knows nothing of repetition, and needs not: a side that wins by the table never repeats a
+//! position (each of its moves shortens the distance), so only the losing side can reach for one.
 //!
 //! Tables are ~1 GB, so each file is read once per process and shared by every game of a match.
 
@@ -48,7 +51,9 @@ impl PerfectAgent {
 fn shared_table(game: &HuntGame, path: &Path) -> Result<Arc<Tablebase>, AgentError> {
     static TABLES: LazyLock<Mutex<HashMap<PathBuf, Arc<Tablebase>>>> = LazyLock::new(Default::default);
     let mut tables = TABLES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(table) = tables.get(path).filter(|t| t.fits(game)) {
+    // One file named two ways (`./t.rztb`, `t.rztb`) is still read once.
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    if let Some(table) = tables.get(&key).filter(|t| t.fits(game)) {
         return Ok(table.clone());
     }
     if !path.exists() {
@@ -62,7 +67,7 @@ fn shared_table(game: &HuntGame, path: &Path) -> Result<Arc<Tablebase>, AgentErr
     }
     let table =
         Arc::new(Tablebase::load(game, path).map_err(|e| AgentError::Table { problem: e.to_string() })?);
-    tables.insert(path.to_path_buf(), table.clone());
+    tables.insert(key, table.clone());
     Ok(table)
 }
 
@@ -81,24 +86,26 @@ impl Agent<HuntGame> for PerfectAgent {
         let s = line.state();
         let game = line.game();
         let plies_left = game.max_plies().saturating_sub(line.plies());
-        let seen = |m: HuntMove| {
+        // Positions before a capture never recur (the Rebels are fewer after it), so counting the
+        // whole game equals counting since the last irreversible move, as the rule does.
+        let occurrences = |m: HuntMove| {
             let mut next = *s;
             game.apply(&mut next, m);
             let hash = game.position_hash(&next);
             line.states().iter().filter(|p| game.position_hash(p) == hash).count()
         };
-        let scored: Vec<(i64, usize, HuntMove)> = self
+        let scored: Vec<(i64, HuntMove)> = self
             .table
             .move_verdicts(s)
             .into_iter()
-            .map(|(m, v)| (preference(v, plies_left), seen(m), m))
+            .map(|(m, v)| {
+                let ends_the_game = matches!(v, Some(Verdict::Win { plies: 1 } | Verdict::Loss { plies: 1 }));
+                let v = if !ends_the_game && occurrences(m) >= 2 { Some(Verdict::Draw) } else { v };
+                (preference(v, plies_left), m)
+            })
             .collect();
-        let best = scored.iter().map(|&(p, n, _)| (p, std::cmp::Reverse(n))).max().expect("a legal move");
-        let choices: Vec<HuntMove> = scored
-            .iter()
-            .filter(|&&(p, n, _)| (p, std::cmp::Reverse(n)) == best)
-            .map(|&(_, _, m)| m)
-            .collect();
+        let best = scored.iter().map(|&(p, _)| p).max().expect("a legal move");
+        let choices: Vec<HuntMove> = scored.iter().filter(|&&(p, _)| p == best).map(|&(_, m)| m).collect();
         choices[self.rng.random_range(0..choices.len())]
     }
 }
@@ -106,7 +113,7 @@ impl Agent<HuntGame> for PerfectAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hunt::{GENERAL, REBELS};
+    use crate::game::hunt::{GENERAL, HuntState, REBELS};
     use crate::tablebase::testing::{hunt, position_with_a_choice};
 
     #[test]
@@ -139,6 +146,63 @@ mod tests {
             let m = PerfectAgent::new(table.clone(), 1).choose(&line);
             let verdict = table.move_verdicts(line.state()).into_iter().find(|(x, _)| *x == m).unwrap().1;
             assert_eq!(verdict, Some(Verdict::Loss { plies: longest }));
+        }
+    }
+
+    /// A playthrough round a loop of four quiet moves and three more, where the Rebels to move are
+    /// lost and their step back would make the loop's first position occur a third time.
+    fn lost_after_a_loop(table: &Tablebase) -> Option<Playthrough<HuntGame>> {
+        let game = table.game();
+        let starts = (0..crate::tablebase::index::sets_of(6) as u32).flat_map(|r| {
+            let rebels = u64::from(crate::tablebase::index::unrank(r, 6));
+            (0..29u8).map(move |general| HuntState { general, rebels, to_move: GENERAL, result: None })
+        });
+        // The quiet move of `line` that leads to a state `wanted` accepts.
+        let step = |line: &Playthrough<HuntGame>, wanted: &dyn Fn(&HuntState) -> bool| {
+            line.legal_moves().iter().copied().find(|&m| {
+                let mut next = *line.state();
+                game.apply(&mut next, m);
+                m.captured == 0 && next.result.is_none() && wanted(&next)
+            })
+        };
+        for start in starts.filter(|s| table.probe(s).is_some()) {
+            let mut line = Playthrough::from_position(game.clone(), start);
+            let Some(out) = step(&line, &|_| true) else { continue };
+            line.play(out);
+            let Some(rebel_out) = step(&line, &|_| true) else { continue };
+            line.play(rebel_out);
+            let Some(back) = step(&line, &|n| n.general == start.general) else { continue };
+            line.play(back);
+            if !matches!(table.probe(line.state()), Some(Verdict::Loss { plies }) if plies > 3) {
+                continue;
+            }
+            let Some(rebel_back) = step(&line, &|n| *n == start) else { continue };
+            for m in [rebel_back, out, rebel_out, back] {
+                line.play(m);
+            }
+            return Some(line);
+        }
+        None
+    }
+
+    #[test]
+    fn a_lost_side_takes_a_draw_by_repetition() {
+        let table = std::sync::Arc::new(Tablebase::build_up_to(&hunt("sixteen-rebels"), 6, |_| {}).unwrap());
+        let line = lost_after_a_loop(&table).expect("a lost position on a quiet loop exists");
+        // From the position alone, with no history, every move loses.
+        let fresh = Playthrough::from_position(table.game().clone(), *line.state());
+        let m = PerfectAgent::new(table.clone(), 0).choose(&fresh);
+        let verdict = table.move_verdicts(fresh.state()).into_iter().find(|(x, _)| *x == m).unwrap().1;
+        assert!(matches!(verdict, Some(Verdict::Loss { .. })), "{verdict:?}");
+        // After the loop twice, a third occurrence is there to take.
+        for seed in 0..4 {
+            let mut next = line.clone();
+            next.play(PerfectAgent::new(table.clone(), seed).choose(&line));
+            assert_eq!(
+                next.outcome().map(|o| o.reason),
+                Some(crate::game::Reason::Repetition),
+                "seed {seed}"
+            );
         }
     }
 
