@@ -303,3 +303,48 @@ fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: 
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(spec: &str, agents: &str, moves: &str, cell: Option<&str>) -> String {
+        let start = "G:c3;R:a1,a2,a3,a4,a5,b1,b5,c1,c5,d1,d5,e1,e2,e3,e4,e5;g";
+        let cell = cell.map_or(String::new(), |c| format!(r#","cell":"{c}""#));
+        format!(
+            r#"{{"game":0,"spec":"{spec}","seed":1,"start":"{start}","agents":{agents},"moves":[{moves}],"winner":null,"reason":"cap","plies":1{cell}}}"#
+        )
+    }
+
+    #[test]
+    fn games_are_grouped_by_cell_or_agents_and_other_rules_are_skipped() {
+        let dir = std::env::temp_dir().join(format!("rebel-zero-solve-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("games.jsonl");
+        let lines = [
+            record("sixteen-rebels", r#"{"general":"random","rebels":"perfect"}"#, r#""c3-d4xc5xe3""#, None),
+            // A record without agents is named, not a panic.
+            record("sixteen-rebels:first=general", "{}", "", Some("cell-a")),
+            record("sixteen-rebels", "{}", "", None),
+            record("sixteen-rebels:capture=mandatory", "{}", "", None),
+            record("murray-rebels", "{}", "", None),
+        ];
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        let (games, skipped) = read_games(&crate::tablebase::testing::hunt("sixteen-rebels"), &file).unwrap();
+        let groups: Vec<&str> = games.iter().map(|g| g.group.as_str()).collect();
+        assert_eq!(groups, ["random (General) v perfect (Rebels)", "cell-a", "? (General) v ? (Rebels)"]);
+        assert_eq!((skipped, games[0].line.plies()), (2, 1));
+
+        // A record whose rules or moves do not read is an error naming its line.
+        for (bad, needle) in [
+            (record("seventeen-rebels", "{}", "", None), "line 2"),
+            (record("sixteen-rebels", "{}", r#""c3-c5""#, None), "line 2"),
+        ] {
+            std::fs::write(&file, [lines[0].as_str(), bad.as_str()].join("\n")).unwrap();
+            let game = crate::tablebase::testing::hunt("sixteen-rebels");
+            let err = format!("{:#}", read_games(&game, &file).err().unwrap());
+            assert!(err.contains(needle) && err.contains("games.jsonl"), "{err}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
