@@ -19,7 +19,7 @@ use rand_pcg::Pcg64Mcg;
 use super::{Agent, AgentError};
 use crate::game::hunt::{HuntGame, HuntMove};
 use crate::game::{Game, Playthrough};
-use crate::tablebase::{Tablebase, Verdict, default_table_path};
+use crate::tablebase::{TableFileError, Tablebase, Verdict, default_table_path};
 
 pub struct PerfectAgent {
     table: Arc<Tablebase>,
@@ -65,8 +65,15 @@ fn shared_table(game: &HuntGame, path: &Path) -> Result<Arc<Tablebase>, AgentErr
             ),
         });
     }
-    let table =
-        Arc::new(Tablebase::load(game, path).map_err(|e| AgentError::Table { problem: e.to_string() })?);
+    let table = Tablebase::load(game, path).map_err(|e| AgentError::Table {
+        problem: match e {
+            TableFileError::OtherRules { .. } => {
+                format!("{e}; name the table of these rules with perfect:table=FILE")
+            }
+            _ => e.to_string(),
+        },
+    })?;
+    let table = Arc::new(table);
     tables.insert(key, table.clone());
     Ok(table)
 }
@@ -98,10 +105,10 @@ impl Agent<HuntGame> for PerfectAgent {
             .table
             .move_verdicts(s)
             .into_iter()
+            // A game-ending position never occurred before (the game would have ended there), so a
+            // move that ends the game is never taken for a repetition.
             .map(|(m, v)| {
-                let ends_the_game = matches!(v, Some(Verdict::Win { plies: 1 } | Verdict::Loss { plies: 1 }));
-                let v = if !ends_the_game && occurrences(m) >= 2 { Some(Verdict::Draw) } else { v };
-                (preference(v, plies_left), m)
+                (preference(if occurrences(m) >= 2 { Some(Verdict::Draw) } else { v }, plies_left), m)
             })
             .collect();
         let best = scored.iter().map(|&(p, _)| p).max().expect("a legal move");
@@ -177,6 +184,16 @@ mod tests {
                 continue;
             }
             let Some(rebel_back) = step(&line, &|n| *n == start) else { continue };
+            // Stepping back must not be a longest loss too, or taking it would prove nothing.
+            let verdicts = table.move_verdicts(line.state());
+            let verdict_of = |m: HuntMove| verdicts.iter().find(|(x, _)| *x == m).and_then(|(_, v)| *v);
+            let longest = verdicts.iter().filter_map(|(_, v)| match v {
+                Some(Verdict::Loss { plies }) => Some(*plies),
+                _ => None,
+            });
+            if verdict_of(rebel_back) == longest.max().map(|plies| Verdict::Loss { plies }) {
+                continue;
+            }
             for m in [rebel_back, out, rebel_out, back] {
                 line.play(m);
             }
@@ -194,6 +211,31 @@ mod tests {
         let m = PerfectAgent::new(table.clone(), 0).choose(&fresh);
         let verdict = table.move_verdicts(fresh.state()).into_iter().find(|(x, _)| *x == m).unwrap().1;
         assert!(matches!(verdict, Some(Verdict::Loss { .. })), "{verdict:?}");
+        // Three plies earlier, on the first pass, the Rebels' step back would make only a second
+        // occurrence: still a loss, so not preferred to a longer one.
+        let mut first_pass = line.clone();
+        (0..4).for_each(|_| assert!(first_pass.undo()));
+        let longest = table.move_verdicts(first_pass.state()).into_iter().filter_map(|(_, v)| match v {
+            Some(Verdict::Loss { plies }) => Some(plies),
+            _ => None,
+        });
+        let longest = longest.max().unwrap();
+        let back = table.move_verdicts(first_pass.state()).into_iter().find(|(m, _)| {
+            let mut next = *first_pass.state();
+            table.game().apply(&mut next, *m);
+            next == first_pass.states()[0]
+        });
+        assert_ne!(
+            back.unwrap().1,
+            Some(Verdict::Loss { plies: longest }),
+            "the test needs a shorter step back"
+        );
+        for seed in 0..4 {
+            let m = PerfectAgent::new(table.clone(), seed).choose(&first_pass);
+            let verdict =
+                table.move_verdicts(first_pass.state()).into_iter().find(|(x, _)| *x == m).unwrap().1;
+            assert_eq!(verdict, Some(Verdict::Loss { plies: longest }), "seed {seed}");
+        }
         // After the loop twice, a third occurrence is there to take.
         for seed in 0..4 {
             let mut next = line.clone();

@@ -13,7 +13,7 @@ use crate::agents::GameRecord;
 use crate::game::hunt::HuntGame;
 use crate::game::{AnyGame, Game, Playthrough, Side};
 use crate::tablebase::{
-    Prospect, Tablebase, Verdict, check_writable, default_table_path, rules_key, shares_table,
+    Prospect, TableFileError, Tablebase, Verdict, check_writable, default_table_path, rules_key, shares_table,
 };
 
 #[derive(Args, Debug)]
@@ -76,9 +76,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
 pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> {
     if path.exists() {
         eprintln!("reading {}", path.display());
-        return Tablebase::load(game, path).map_err(|e| match e.is_damaged() {
-            true => anyhow::anyhow!("{e} (remove the file to build the table again)"),
-            false => e.into(),
+        return Tablebase::load(game, path).map_err(|e| match e {
+            _ if e.is_damaged() => anyhow::anyhow!("{e} (remove the file to build the table again)"),
+            TableFileError::OtherRules { .. } => {
+                anyhow::anyhow!("{e}; name the table of these rules with --table")
+            }
+            _ => e.into(),
         });
     }
     // Find out now, not after minutes of solving, whether the table can be written there.
@@ -317,7 +320,7 @@ mod tests {
     }
 
     #[test]
-    fn games_are_grouped_by_cell_or_agents_and_other_rules_are_skipped() {
+    fn games_are_labelled_by_cell_or_agents_and_other_rules_are_skipped() {
         let dir = std::env::temp_dir().join(format!("rebel-zero-solve-games-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("games.jsonl");

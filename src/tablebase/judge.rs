@@ -48,8 +48,9 @@ impl Tablebase {
     ///
     /// What a side could force is read from the position and the plies left, not from the game's
     /// history: a third occurrence the losing side could have made is not counted as a draw in hand,
-    /// so passing it up is no mistake, and a winning side is charged only once the repetition ends
-    /// the game.
+    /// so passing it up is no mistake. A winning side is charged with letting its win go only when its
+    /// own move makes the third occurrence; when the losing side makes it, no move is marked, and the
+    /// lost win shows only as a game it had a win in and did not win.
     pub fn judge_game(&self, line: &Playthrough<HuntGame>) -> Vec<JudgedMove> {
         let max_plies = line.game().max_plies();
         let states = line.states();

@@ -419,11 +419,18 @@ mod tests {
         let bytes = std::fs::read(&path).unwrap();
         let mut flipped = bytes.clone();
         *flipped.last_mut().unwrap() ^= 1;
-        let cases: [(&str, Vec<u8>, &str); 4] = [
+        let cases: [(&str, Vec<u8>, &str); 5] = [
             ("cut.rztb", bytes[..bytes.len() - 10].to_vec(), "ends inside the level of 6 Rebels"),
             ("long.rztb", [&bytes[..], b"x"].concat(), "bytes after its last level"),
             ("flipped.rztb", flipped, "does not match its checksum"),
             ("text.rztb", b"hello\n".to_vec(), "first line"),
+            // A table of the first format, whose header had no checksums.
+            (
+                "old.rztb",
+                b"rebel-zero tablebase\n{\"format\":1,\"rules\":\"x\",\"levels\":[6],\"points\":29}\n"
+                    .to_vec(),
+                "it is of format 1",
+            ),
         ];
         for (name, content, needle) in cases {
             let bad = dir.join(name);
@@ -461,9 +468,12 @@ mod tests {
             let mut agreed = [0, 0];
             for r in (0..index::sets_of(6) as u32).step_by(97) {
                 let rebels = u64::from(index::unrank(r, 6));
-                let off_board =
-                    HuntState { general: game.board().len() as u8, rebels, to_move: GENERAL, result: None };
-                assert!(!is_position(&game, &off_board));
+                for general in [game.board().len() as u8, 64, u8::MAX] {
+                    assert!(!is_position(
+                        &game,
+                        &HuntState { general, rebels, to_move: GENERAL, result: None }
+                    ));
+                }
                 for general in 0..game.board().len() as u8 {
                     for to_move in [GENERAL, REBELS] {
                         let s = HuntState { general, rebels, to_move, result: None };

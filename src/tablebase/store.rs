@@ -23,7 +23,7 @@ pub enum TableFileError {
     Write { path: PathBuf, source: std::io::Error },
     #[error("{path} is not a rebel-zero tablebase of format {FORMAT}: {problem}")]
     Malformed { path: PathBuf, problem: String },
-    #[error("{path} holds the tablebase of `{found}`, not of `{wanted}`; name its own file with --table")]
+    #[error("{path} holds the tablebase of `{found}`, not of `{wanted}`")]
     OtherRules { path: PathBuf, found: String, wanted: String },
     #[error(transparent)]
     Unsupported(#[from] super::Unsupported),
@@ -113,11 +113,18 @@ pub(super) fn read(game: &HuntGame, path: &Path, whole: bool) -> Result<Tablebas
     if read_line(&mut input).map_err(read_error)? != MAGIC {
         return Err(malformed("its first line is not the tablebase heading".into()));
     }
-    let header: Header = serde_json::from_str(&read_line(&mut input).map_err(read_error)?)
-        .map_err(|e| malformed(format!("bad header: {e}")))?;
-    if header.format != FORMAT {
-        return Err(malformed(format!("it is of format {}", header.format)));
+    let header_line = read_line(&mut input).map_err(read_error)?;
+    // The format first: an older file's header lacks fields this one requires.
+    #[derive(Deserialize)]
+    struct Format {
+        format: u32,
     }
+    let bad_header = |e: serde_json::Error| malformed(format!("bad header: {e}"));
+    let format = serde_json::from_str::<Format>(&header_line).map_err(bad_header)?.format;
+    if format != FORMAT {
+        return Err(malformed(format!("it is of format {format}")));
+    }
+    let header: Header = serde_json::from_str(&header_line).map_err(bad_header)?;
     let wanted = rules_key(game);
     if header.rules != wanted {
         return Err(TableFileError::OtherRules { path: path.to_path_buf(), found: header.rules, wanted });
