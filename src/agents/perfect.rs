@@ -95,11 +95,12 @@ impl Agent<HuntGame> for PerfectAgent {
         let plies_left = game.max_plies().saturating_sub(line.plies());
         // Positions before a capture never recur (the Rebels are fewer after it), so counting the
         // whole game equals counting since the last irreversible move, as the rule does.
+        let history: Vec<u64> = line.states().iter().map(|p| game.position_hash(p)).collect();
         let occurrences = |m: HuntMove| {
             let mut next = *s;
             game.apply(&mut next, m);
             let hash = game.position_hash(&next);
-            line.states().iter().filter(|p| game.position_hash(p) == hash).count()
+            history.iter().filter(|&&h| h == hash).count()
         };
         let scored: Vec<(i64, HuntMove)> = self
             .table

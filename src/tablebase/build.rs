@@ -318,8 +318,13 @@ impl Work<'_> {
                 let q = origins.trailing_zeros();
                 origins &= origins - 1;
                 let before = set ^ (1 << r) ^ (1 << q);
-                if self.blockaded(before, general) {
-                    continue;
+                if !self.is_position(&HuntState {
+                    general,
+                    rebels: before as u64,
+                    to_move: REBELS,
+                    result: None,
+                }) {
+                    continue; // a blockade: the game ended before the Rebels' step
                 }
                 let at = rank(before) as usize * self.slots + general as usize;
                 let entry = at as u32 | REBELS_ARRAY;
@@ -357,11 +362,6 @@ impl Work<'_> {
                 self.win(&self.general[at], at as u32, d + 1, found);
             }
         }
-    }
-
-    fn blockaded(&self, set: u32, general: u8) -> bool {
-        let board = self.game.board();
-        self.game.rules.blockade && board.privy >> general & 1 == 1 && set as u64 & board.exits == board.exits
     }
 
     /// Whether the General has a capturing step (the mandatory-capture rule takes his other moves away).

@@ -6,8 +6,8 @@
 use rayon::prelude::*;
 
 use super::{Tablebase, Verdict, index, is_position};
-use crate::game::Side;
 use crate::game::hunt::HuntState;
+use crate::game::{Game, Side};
 
 /// A position whose stored verdict its moves contradict.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -59,16 +59,15 @@ impl Tablebase {
                 let stored = self.probe(&s).expect("a position of a solved level");
                 let from_moves = self.verdict_from_moves(&s);
                 if from_moves != Some(stored) {
-                    return Err(Inconsistency { position: self.game_position(&s), stored, from_moves });
+                    return Err(Inconsistency {
+                        position: self.game.format_position(&s),
+                        stored,
+                        from_moves,
+                    });
                 }
                 n += 1;
             }
         }
         Ok(n)
-    }
-
-    fn game_position(&self, s: &HuntState) -> String {
-        use crate::game::Game;
-        self.game.format_position(s)
     }
 }
