@@ -122,19 +122,24 @@ impl Agent<HuntGame> for PerfectAgent {
 mod tests {
     use super::*;
     use crate::game::hunt::{GENERAL, HuntState, REBELS};
-    use crate::tablebase::testing::{hunt, position_with_a_choice};
+    use crate::tablebase::testing::{
+        longest_loss, position_with_a_choice, six_rebels, slots_of_six, verdict_of,
+    };
 
     #[test]
     fn the_perfect_agent_wins_fastest_and_loses_slowest() {
-        let table = std::sync::Arc::new(Tablebase::build_up_to(&hunt("sixteen-rebels"), 6, |_| {}).unwrap());
+        let table = six_rebels();
         for side in [GENERAL, REBELS] {
             let winning = position_with_a_choice(&table, side);
             let Some(Verdict::Win { plies }) = table.probe(&winning) else { unreachable!() };
             for seed in 0..4 {
                 let line = Playthrough::from_position(table.game().clone(), winning);
                 let m = PerfectAgent::new(table.clone(), seed).choose(&line);
-                let verdict = table.move_verdicts(&winning).into_iter().find(|(x, _)| *x == m).unwrap().1;
-                assert_eq!(verdict, Some(Verdict::Win { plies }), "{side:?} seed {seed}");
+                assert_eq!(
+                    verdict_of(&table, &winning, m),
+                    Some(Verdict::Win { plies }),
+                    "{side:?} seed {seed}"
+                );
             }
             // After its winning move the opponent is lost; it plays the longest loss there is.
             let mut line = Playthrough::from_position(table.game().clone(), winning);
@@ -142,18 +147,9 @@ mod tests {
             if line.is_over() {
                 continue;
             }
-            let longest = table
-                .move_verdicts(line.state())
-                .into_iter()
-                .filter_map(|(_, v)| match v {
-                    Some(Verdict::Loss { plies }) => Some(plies),
-                    _ => None,
-                })
-                .max()
-                .unwrap();
+            let longest = longest_loss(&table, line.state()).unwrap();
             let m = PerfectAgent::new(table.clone(), 1).choose(&line);
-            let verdict = table.move_verdicts(line.state()).into_iter().find(|(x, _)| *x == m).unwrap().1;
-            assert_eq!(verdict, Some(Verdict::Loss { plies: longest }));
+            assert_eq!(verdict_of(&table, line.state(), m), Some(Verdict::Loss { plies: longest }));
         }
     }
 
@@ -161,10 +157,6 @@ mod tests {
     /// lost and their step back would make the loop's first position occur a third time.
     fn lost_after_a_loop(table: &Tablebase) -> Option<Playthrough<HuntGame>> {
         let game = table.game();
-        let starts = (0..crate::tablebase::index::sets_of(6) as u32).flat_map(|r| {
-            let rebels = u64::from(crate::tablebase::index::unrank(r, 6));
-            (0..29u8).map(move |general| HuntState { general, rebels, to_move: GENERAL, result: None })
-        });
         // The quiet move of `line` that leads to a state `wanted` accepts.
         let step = |line: &Playthrough<HuntGame>, wanted: &dyn Fn(&HuntState) -> bool| {
             line.legal_moves().iter().copied().find(|&m| {
@@ -173,7 +165,7 @@ mod tests {
                 m.captured == 0 && next.result.is_none() && wanted(&next)
             })
         };
-        for start in starts.filter(|s| table.probe(s).is_some()) {
+        for start in slots_of_six(GENERAL).filter(|s| table.probe(s).is_some()) {
             let mut line = Playthrough::from_position(game.clone(), start);
             let Some(out) = step(&line, &|_| true) else { continue };
             line.play(out);
@@ -186,13 +178,8 @@ mod tests {
             }
             let Some(rebel_back) = step(&line, &|n| *n == start) else { continue };
             // Stepping back must not be a longest loss too, or taking it would prove nothing.
-            let verdicts = table.move_verdicts(line.state());
-            let verdict_of = |m: HuntMove| verdicts.iter().find(|(x, _)| *x == m).and_then(|(_, v)| *v);
-            let longest = verdicts.iter().filter_map(|(_, v)| match v {
-                Some(Verdict::Loss { plies }) => Some(*plies),
-                _ => None,
-            });
-            if verdict_of(rebel_back) == longest.max().map(|plies| Verdict::Loss { plies }) {
+            let longest = longest_loss(table, line.state()).map(|plies| Verdict::Loss { plies });
+            if verdict_of(table, line.state(), rebel_back) == longest {
                 continue;
             }
             for m in [rebel_back, out, rebel_out, back] {
@@ -205,22 +192,18 @@ mod tests {
 
     #[test]
     fn a_lost_side_takes_a_draw_by_repetition() {
-        let table = std::sync::Arc::new(Tablebase::build_up_to(&hunt("sixteen-rebels"), 6, |_| {}).unwrap());
+        let table = six_rebels();
         let line = lost_after_a_loop(&table).expect("a lost position on a quiet loop exists");
         // From the position alone, with no history, every move loses.
         let fresh = Playthrough::from_position(table.game().clone(), *line.state());
         let m = PerfectAgent::new(table.clone(), 0).choose(&fresh);
-        let verdict = table.move_verdicts(fresh.state()).into_iter().find(|(x, _)| *x == m).unwrap().1;
+        let verdict = verdict_of(&table, fresh.state(), m);
         assert!(matches!(verdict, Some(Verdict::Loss { .. })), "{verdict:?}");
         // Three plies earlier, on the first pass, the Rebels' step back would make only a second
         // occurrence: still a loss, so not preferred to a longer one.
         let mut first_pass = line.clone();
         (0..4).for_each(|_| assert!(first_pass.undo()));
-        let longest = table.move_verdicts(first_pass.state()).into_iter().filter_map(|(_, v)| match v {
-            Some(Verdict::Loss { plies }) => Some(plies),
-            _ => None,
-        });
-        let longest = longest.max().unwrap();
+        let longest = longest_loss(&table, first_pass.state()).unwrap();
         let back = table.move_verdicts(first_pass.state()).into_iter().find(|(m, _)| {
             let mut next = *first_pass.state();
             table.game().apply(&mut next, *m);
@@ -233,9 +216,11 @@ mod tests {
         );
         for seed in 0..4 {
             let m = PerfectAgent::new(table.clone(), seed).choose(&first_pass);
-            let verdict =
-                table.move_verdicts(first_pass.state()).into_iter().find(|(x, _)| *x == m).unwrap().1;
-            assert_eq!(verdict, Some(Verdict::Loss { plies: longest }), "seed {seed}");
+            assert_eq!(
+                verdict_of(&table, first_pass.state(), m),
+                Some(Verdict::Loss { plies: longest }),
+                "seed {seed}"
+            );
         }
         // After the loop twice, a third occurrence is there to take.
         for seed in 0..4 {
@@ -256,6 +241,7 @@ mod tests {
             let err = PerfectAgent::build(g, None, 1).err().unwrap().to_string();
             assert!(err.contains("imperial-contest") && err.contains("only sixteen-rebels"), "{err}");
         });
+        let hunt = crate::tablebase::testing::hunt;
         let err = PerfectAgent::build(&hunt("sixteen-rebels"), Some("/nowhere/x.rztb"), 1).err().unwrap();
         assert!(err.to_string().contains("no tablebase at /nowhere/x.rztb"), "{err}");
         assert!(err.to_string().contains("rebel-zero solve sixteen-rebels"), "{err}");
