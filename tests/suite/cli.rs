@@ -63,6 +63,11 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
         (&["perft", "seventeen-rebels", "--depth", "1"], "unknown ruleset `seventeen-rebels`"),
         (&["perft", "sixteen-rebels:first=nobody", "--depth", "1"], "general|rebels"),
         (&["perft", "sixteen-rebels:speed=9", "--depth", "1"], "no option `speed`"),
+        (
+            &["perft", "juroku-musashi:triangle=sideways", "--depth", "1"],
+            "triangle must be one of open|closed",
+        ),
+        (&["perft", "sixteen-rebels:triangle=open", "--depth", "1"], "has no option `triangle`"),
         (&["perft", "sixteen-rebels", "--depth", "2", "--position", "G:c3;R:c7;g"], "only the General"),
         (&["show", "sixteen-rebels", "--moves", "c3-c5"], "not a legal move"),
         (&["show", "twenty-six-rebels", "--position", "G:a1,a2;R:;g"], "exactly one General"),

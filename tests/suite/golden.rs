@@ -21,6 +21,9 @@ fn specs() -> Vec<String> {
         [
             "sixteen-rebels:first=rebels,capture=mandatory",
             "juroku-musashi:first=general,capture=mandatory",
+            // Murray's triangle (RULES.md R12): the games the default played before the triangle opened.
+            "juroku-musashi:triangle=closed",
+            "juroku-musashi:first=general,capture=mandatory,triangle=closed",
             "twenty-six-rebels:capture=mandatory",
             "imperial-contest:first=allies,capture=mandatory",
             "rebellion-chess:pawns=berolina",

@@ -46,6 +46,8 @@ mod reference {
         pub apex: bool,
         pub custodial: bool,
         pub leap: bool,
+        /// Section 3, R12: the Japanese triangle open to both sides, with its inner sides drawn.
+        pub open_triangle: bool,
     }
 
     impl Rules {
@@ -60,6 +62,7 @@ mod reference {
                 apex: false,
                 custodial: false,
                 leap: false,
+                open_triangle: true,
             };
             let mut rules = match name {
                 "sixteen-rebels" | "murray-rebels" | "neeley-rebels" => Rules {
@@ -83,6 +86,7 @@ mod reference {
                     "apex" => rules.apex = value == "on",
                     "rebels_capture" => rules.custodial = value == "custodial",
                     "general_leap" => rules.leap = value == "diagonal",
+                    "triangle" => rules.open_triangle = value == "open",
                     "max_plies" => {}
                     _ => panic!("unknown key {key}"),
                 }
@@ -178,15 +182,20 @@ mod reference {
             b
         }
 
-        /// Section 1.2.
-        pub fn japanese() -> Board {
+        /// Section 1.2; with the open triangle (section 3, R12) its points are open to the Rebels and
+        /// the inner triangle's sides b6-c7, d6-c7 are drawn.
+        pub fn japanese(open: bool) -> Board {
             let mut b = Board::grid(5, true);
-            b.add("b6", 3, 9, true);
-            b.add("c6", 4, 9, true);
-            b.add("d6", 5, 9, true);
-            b.add("b7", 2, 10, true);
-            b.add("c7", 4, 10, true);
-            b.add("d7", 6, 10, true);
+            b.add("b6", 3, 9, !open);
+            b.add("c6", 4, 9, !open);
+            b.add("d6", 5, 9, !open);
+            b.add("b7", 2, 10, !open);
+            b.add("c7", 4, 10, !open);
+            b.add("d7", 6, 10, !open);
+            if open {
+                b.link("b6", "c7");
+                b.link("d6", "c7");
+            }
             for (p, q) in [
                 ("c5", "b6"),
                 ("c5", "c6"),
@@ -221,10 +230,10 @@ mod reference {
             b
         }
 
-        pub fn for_family(family: Family) -> Board {
-            match family {
+        pub fn for_rules(rules: &Rules) -> Board {
+            match rules.family {
                 Family::Sixteen => Board::chinese(),
-                Family::Juroku => Board::japanese(),
+                Family::Juroku => Board::japanese(rules.open_triangle),
                 _ => Board::hyde(),
             }
         }
@@ -322,7 +331,8 @@ mod reference {
         let rebels: Vec<bool> = (0..b.len())
             .map(|p| {
                 let (x, y) = (b.xy[p].0 / 2, b.xy[p].1 / 2);
-                if b.general_only[p] {
+                let main_board = b.xy[p].0 % 2 == 0 && b.xy[p].1 % 2 == 0 && y <= 4;
+                if b.general_only[p] || (chinese_or_japanese && !main_board) {
                     false
                 } else if chinese_or_japanese {
                     x == 0 || x == 4 || y == 0 || y == 4
@@ -534,6 +544,9 @@ const SPECS: &[&str] = &[
     "juroku-musashi:first=general",
     "juroku-musashi:capture=mandatory",
     "juroku-musashi:general_wins_at=6,capture=mandatory,first=general",
+    "juroku-musashi:triangle=closed",
+    "juroku-musashi:triangle=closed,first=general,capture=mandatory",
+    "juroku-musashi:triangle=open,first=general,general_wins_at=3",
     "twenty-six-rebels",
     "twenty-six-rebels:first=rebels",
     "twenty-six-rebels:capture=mandatory",
@@ -651,6 +664,9 @@ impl Checker<'_> {
             if b.general_only[to] {
                 tags.push("General enters a privy point".to_string());
             }
+            if !before.general_to_move && b.xy[to].1 > 8 {
+                tags.push("Rebel enters the triangle".to_string());
+            }
         }
         if before.general_to_move
             && !b.exits.is_empty()
@@ -701,7 +717,7 @@ impl Checker<'_> {
 
 fn check_spec<G: Game>(game: &G, spec: &str, games: usize, randoms: usize) -> (Vec<String>, usize, usize) {
     let rules = Rules::from_spec(spec);
-    let board = Board::for_family(rules.family);
+    let board = Board::for_rules(&rules);
     let mut c =
         Checker { spec, board, rules, problems: vec![], positions: 0, perfts: 0, seen: Default::default() };
     let mut rng =
@@ -814,7 +830,7 @@ fn reference_boards_have_the_listed_lines() {
     assert_eq!(line(&b, "a2", "b2"), "a2-b2-c2-d2-e2");
     assert!(b.opposite(b.idx("a4"), b.idx("b5")).is_none());
 
-    let b = Board::japanese();
+    let b = Board::japanese(false);
     assert_eq!(b.len(), 31);
     assert_eq!(line(&b, "c1", "c2"), "c1-c2-c3-c4-c5-c6-c7");
     assert_eq!(line(&b, "b6", "c6"), "b6-c6-d6");
@@ -824,6 +840,12 @@ fn reference_boards_have_the_listed_lines() {
     // points (section 1): the reference reads them as these two lines.
     assert_eq!(line(&b, "c5", "b6"), "e3-d4-c5-b6-b7");
     assert_eq!(line(&b, "c5", "d6"), "a3-b4-c5-d6-d7");
+    // The open triangle's inner sides are lines of two points (RULES.md 1.2): b5 lies straight beyond
+    // b6 from c7 but is not linked to b6.
+    let b = Board::japanese(true);
+    assert_eq!(line(&b, "b6", "c7"), "b6-c7");
+    assert_eq!(line(&b, "d6", "c7"), "d6-c7");
+    assert_eq!(line(&b, "c5", "b6"), "e3-d4-c5-b6-b7");
 
     let b = Board::hyde();
     assert_eq!(b.len(), 49);

@@ -170,10 +170,62 @@ fn juroku_rebels_win_by_immobilising_and_the_general_by_taking_all() {
 }
 
 #[test]
-fn juroku_soldiers_stay_out_of_the_triangle() {
-    let g = game("juroku-musashi");
+fn juroku_soldiers_stay_out_of_the_closed_triangle() {
+    let g = game("juroku-musashi:triangle=closed");
     let s = at(&g, "G:a1;R:c5,e1;r");
     assert_eq!(legal(&g, &s), vec!["c5-b4", "c5-b5", "c5-c4", "c5-d4", "c5-d5", "e1-d1", "e1-d2", "e1-e2"]);
+    assert!(g.parse_position("G:a1;R:b6,e1;r").is_err(), "a soldier on the closed triangle");
+}
+
+// ---- juroku-musashi with the open triangle (section 3, R12) ----
+
+#[test]
+fn juroku_soldiers_may_enter_the_open_triangle() {
+    let g = game("juroku-musashi");
+    let s = at(&g, "G:a1;R:c5,e1;r");
+    let expected =
+        ["c5-b4", "c5-b5", "c5-b6", "c5-c4", "c5-c6", "c5-d4", "c5-d5", "c5-d6", "e1-d1", "e1-d2", "e1-e2"];
+    assert_eq!(legal(&g, &s), expected);
+    // Along the triangle too, over its inner sides: b6 to c7.
+    let inside = at(&g, "G:a1;R:b6;r");
+    assert_eq!(legal(&g, &inside), vec!["b6-b7", "b6-c5", "b6-c6", "b6-c7"]);
+}
+
+#[test]
+fn juroku_general_shut_in_the_open_triangle_loses() {
+    // At the apex c7: b6, b7, c6, d6, d7 held, and c5 taken so that he cannot leap c6.
+    assert_eq!(
+        result_after("juroku-musashi", "G:c7;R:b6,b7,c6,d6,d7,c4;r", "c4-c5"),
+        Some(Outcome::win(REBELS, Reason::NoMoves))
+    );
+    // In the corner b7: b6 and c7 held, and the squares beyond them (c5, d7) too.
+    assert_eq!(
+        result_after("juroku-musashi", "G:b7;R:b6,c5,c7,d6;r", "d6-d7"),
+        Some(Outcome::win(REBELS, Reason::NoMoves))
+    );
+}
+
+#[test]
+fn juroku_inner_links_are_steps_of_the_open_triangle_only() {
+    let open = game("juroku-musashi");
+    let closed = game("juroku-musashi:triangle=closed");
+    let position = "G:b6;R:a1,e1;g";
+    assert!(legal(&open, &at(&open, position)).contains(&"b6-c7".to_string()));
+    assert_eq!(legal(&closed, &at(&closed, position)), vec!["b6-b7", "b6-c5", "b6-c6"]);
+    let apex = "G:c7;R:a1,e1;g";
+    assert_eq!(legal(&open, &at(&open, apex)), vec!["c7-b6", "c7-b7", "c7-c6", "c7-d6", "c7-d7"]);
+}
+
+#[test]
+fn juroku_general_never_leaps_along_a_two_point_line() {
+    let g = game("juroku-musashi");
+    // c7-b6 is a line of two points: b5 lies beyond b6 on the same straight line, but no line is drawn
+    // from b6 to b5, so the General cannot leap c7 over b6 to b5 (nor d6 to d5).
+    let s = at(&g, "G:c7;R:b6,d6,b7,d7,c6,c5;g");
+    assert!(legal(&g, &s).is_empty(), "{:?}", legal(&g, &s));
+    // Nothing lies beyond c7 from b6, nor beyond b7, so neither is leapt; the row b6-c6-d6 is.
+    let t = at(&g, "G:b6;R:c7,b7,c6,e1;g");
+    assert_eq!(legal(&g, &t), vec!["b6-c5", "b6-d6xc6"]);
 }
 
 // ---- twenty-six-rebels (section 4.1) ----

@@ -35,6 +35,7 @@ fn hunt_rulesets_pass_the_kit_with_every_option() {
         "neeley-rebels:capture=mandatory",
         "juroku-musashi",
         "juroku-musashi:first=general,capture=mandatory,general_wins_at=3",
+        "juroku-musashi:triangle=closed",
         "twenty-six-rebels",
         "twenty-six-rebels:capture=mandatory,first=rebels",
         "twenty-six-rebels-free",

@@ -24,10 +24,25 @@ pub const fn opposite(direction: usize) -> usize {
 pub enum BoardKind {
     /// 1.1: alquerque board with the four-hole privy (sixteen-rebels).
     Chinese,
-    /// 1.2: alquerque board with the inverted triangle (juroku-musashi).
+    /// 1.2 with `triangle=open` (R12, Culin): alquerque board with the inverted triangle open to both
+    /// sides and the inner triangle's sides b6-c7 and d6-c7 drawn in (juroku-musashi's default).
     Japanese,
+    /// 1.2 with `triangle=closed` (Murray): the same points without the inner links, and only the
+    /// General may stand on the triangle.
+    JapaneseClosed,
     /// 1.3: 5 × 9 orthogonal board with the Hyde privy (twenty-six-rebels family).
     Hyde,
+}
+
+impl BoardKind {
+    /// The board whose points, grid cells and mirror this one shares: both readings of the Japanese
+    /// triangle have the same points, so one input layout (and one network) serves them.
+    pub fn layout(self) -> BoardKind {
+        match self {
+            BoardKind::JapaneseClosed => BoardKind::Japanese,
+            kind => kind,
+        }
+    }
 }
 
 pub struct Board {
@@ -45,9 +60,9 @@ pub struct Board {
     /// For each point and line direction d (0..4), the mask of the two points opposite each other
     /// across it along that line, or 0 where the line ends at the point.
     pub pairs: [[u64; 4]; 64],
-    /// Points only the General may stand on.
+    /// Points only the General may stand on (the privy; the Japanese triangle when it is closed).
     pub privy: u64,
-    /// The privy's entrances (b5 c5 d5 or b9 c9 d9); empty on the Japanese board.
+    /// The privy's entrances (b5 c5 d5 or b9 c9 d9); empty on the Japanese boards.
     pub exits: u64,
     /// The privy's apex, if the board has one that matters to a ruleset.
     pub apex: Option<u8>,
@@ -77,10 +92,12 @@ impl Board {
     pub fn get(kind: BoardKind) -> &'static Board {
         static CHINESE: LazyLock<Board> = LazyLock::new(|| Board::build(BoardKind::Chinese));
         static JAPANESE: LazyLock<Board> = LazyLock::new(|| Board::build(BoardKind::Japanese));
+        static JAPANESE_CLOSED: LazyLock<Board> = LazyLock::new(|| Board::build(BoardKind::JapaneseClosed));
         static HYDE: LazyLock<Board> = LazyLock::new(|| Board::build(BoardKind::Hyde));
         match kind {
             BoardKind::Chinese => &CHINESE,
             BoardKind::Japanese => &JAPANESE,
+            BoardKind::JapaneseClosed => &JAPANESE_CLOSED,
             BoardKind::Hyde => &HYDE,
         }
     }
@@ -166,7 +183,8 @@ impl Board {
         }
         let privy = match kind {
             BoardKind::Chinese => &CHINESE_PRIVY,
-            BoardKind::Japanese => &JAPANESE_PRIVY,
+            BoardKind::Japanese => &JAPANESE_OPEN_TRIANGLE,
+            BoardKind::JapaneseClosed => &JAPANESE_CLOSED_TRIANGLE,
             BoardKind::Hyde => &HYDE_PRIVY,
         };
         let (extra, extra_links, template) = (privy.points, privy.links, privy.template);
@@ -175,7 +193,9 @@ impl Board {
             labels.push(label.to_string());
             coords.push((x2, y2));
         }
-        links.extend(extra_links.iter().map(|(a, b)| (a.to_string(), b.to_string())));
+        links.extend(
+            extra_links.iter().flat_map(|group| group.iter()).map(|(a, b)| (a.to_string(), b.to_string())),
+        );
         assert!(labels.len() <= 64, "a board must fit a u64 mask");
 
         let index = |l: &str| labels.iter().position(|x| x == l).expect("link names a point") as u8;
@@ -208,8 +228,8 @@ impl Board {
                 }
             })
         });
-        let privy_mask = (main_points..n).fold(0u64, |m, p| m | 1 << p);
-        let exits = if kind == BoardKind::Japanese {
+        let privy_mask = if privy.general_only { (main_points..n).fold(0u64, |m, p| m | 1 << p) } else { 0 };
+        let exits = if kind.layout() == BoardKind::Japanese {
             0
         } else {
             let top = ranks;
@@ -259,14 +279,17 @@ impl Board {
 /// The points beyond the 5-wide main board (doubled coordinates), their links and the drawing.
 struct Privy {
     points: &'static [(&'static str, i32, i32)],
-    links: &'static [(&'static str, &'static str)],
+    /// Groups of links, read one after the other.
+    links: &'static [&'static [(&'static str, &'static str)]],
     apex: Option<&'static str>,
+    /// Whether only the General may stand on these points.
+    general_only: bool,
     template: &'static str,
 }
 
 const CHINESE_PRIVY: Privy = Privy {
     points: &[("b6", 3, 9), ("c6", 4, 9), ("d6", 5, 9), ("c7", 4, 10)],
-    links: &[
+    links: &[&[
         ("b5", "b6"),
         ("c5", "c6"),
         ("d5", "d6"),
@@ -275,33 +298,51 @@ const CHINESE_PRIVY: Privy = Privy {
         ("b6", "c7"),
         ("c6", "c7"),
         ("d6", "c7"),
-    ],
+    ]],
     apex: Some("c7"),
+    general_only: true,
     template: CHINESE_TEMPLATE,
 };
 
-const JAPANESE_PRIVY: Privy = Privy {
-    points: &[("b6", 3, 9), ("c6", 4, 9), ("d6", 5, 9), ("b7", 2, 10), ("c7", 4, 10), ("d7", 6, 10)],
-    links: &[
-        ("c5", "b6"),
-        ("c5", "c6"),
-        ("c5", "d6"),
-        ("b6", "c6"),
-        ("c6", "d6"),
-        ("b6", "b7"),
-        ("c6", "c7"),
-        ("d6", "d7"),
-        ("b7", "c7"),
-        ("c7", "d7"),
-    ],
+const JAPANESE_POINTS: &[(&str, i32, i32)] =
+    &[("b6", 3, 9), ("c6", 4, 9), ("d6", 5, 9), ("b7", 2, 10), ("c7", 4, 10), ("d7", 6, 10)];
+const JAPANESE_LINKS: [(&str, &str); 10] = [
+    ("c5", "b6"),
+    ("c5", "c6"),
+    ("c5", "d6"),
+    ("b6", "c6"),
+    ("c6", "d6"),
+    ("b6", "b7"),
+    ("c6", "c7"),
+    ("d6", "d7"),
+    ("b7", "c7"),
+    ("c7", "d7"),
+];
+/// The sides of the inner triangle, drawn in when the triangle is open (R12). Each is a line of two
+/// points: no link leaves b6 or d6 opposite c7, nor c7 opposite them, so nothing leaps along them.
+const JAPANESE_INNER_LINKS: [(&str, &str); 2] = [("b6", "c7"), ("d6", "c7")];
+
+const JAPANESE_OPEN_TRIANGLE: Privy = Privy {
+    points: JAPANESE_POINTS,
+    links: &[&JAPANESE_LINKS, &JAPANESE_INNER_LINKS],
     apex: None,
-    template: JAPANESE_TEMPLATE,
+    general_only: false,
+    template: JAPANESE_OPEN_TEMPLATE,
+};
+
+const JAPANESE_CLOSED_TRIANGLE: Privy = Privy {
+    points: JAPANESE_POINTS,
+    links: &[&JAPANESE_LINKS],
+    apex: None,
+    general_only: true,
+    template: JAPANESE_CLOSED_TEMPLATE,
 };
 
 const HYDE_PRIVY: Privy = Privy {
     points: &[("b10", 3, 17), ("c10", 4, 17), ("d10", 5, 17), ("c11", 4, 18)],
-    links: &[("b9", "b10"), ("b10", "c11"), ("c9", "c10"), ("c10", "c11"), ("d9", "d10"), ("d10", "c11")],
+    links: &[&[("b9", "b10"), ("b10", "c11"), ("c9", "c10"), ("c10", "c11"), ("d9", "d10"), ("d10", "c11")]],
     apex: Some("c11"),
+    general_only: true,
     template: HYDE_TEMPLATE,
 };
 
@@ -321,7 +362,23 @@ const CHINESE_TEMPLATE: &str = r"
  1  @---@---@---@---@
     a   b   c   d   e";
 
-const JAPANESE_TEMPLATE: &str = r"
+const JAPANESE_OPEN_TEMPLATE: &str = r"
+ 7      @---@---@
+         \ /|\ /
+ 6        @-@-@
+           \|/
+ 5  @---@---@---@---@
+    | \ | / | \ | / |
+ 4  @---@---@---@---@
+    | / | \ | / | \ |
+ 3  @---@---@---@---@
+    | \ | / | \ | / |
+ 2  @---@---@---@---@
+    | / | \ | / | \ |
+ 1  @---@---@---@---@
+    a   b   c   d   e";
+
+const JAPANESE_CLOSED_TEMPLATE: &str = r"
  7      @---@---@
          \  |  /
  6        @-@-@
@@ -364,6 +421,7 @@ const HYDE_TEMPLATE: &str = r"
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::hunt::opposite_across;
 
     #[test]
     fn boards_have_the_points_and_links_of_rules_section_1() {
@@ -390,13 +448,34 @@ mod tests {
         assert_eq!(hyde.labels_of(hyde.adjacent[h("c10") as usize]), vec!["c9", "c11"]);
         assert_eq!(hyde.labels_of(hyde.exits), vec!["b9", "c9", "d9"]);
 
-        let japanese = Board::get(BoardKind::Japanese);
-        assert_eq!(japanese.len(), 31);
-        let j = |l: &str| japanese.point(l).unwrap();
-        assert_eq!(
-            japanese.labels_of(japanese.adjacent[j("c5") as usize]),
-            vec!["b4", "b5", "b6", "c4", "c6", "d4", "d5", "d6"]
-        );
+        for kind in [BoardKind::Japanese, BoardKind::JapaneseClosed] {
+            let japanese = Board::get(kind);
+            assert_eq!(japanese.len(), 31);
+            let j = |l: &str| japanese.point(l).unwrap();
+            assert_eq!(
+                japanese.labels_of(japanese.adjacent[j("c5") as usize]),
+                vec!["b4", "b5", "b6", "c4", "c6", "d4", "d5", "d6"]
+            );
+            assert_eq!(japanese.mirror, Board::get(BoardKind::Japanese).mirror);
+        }
+        // The open triangle (R12) adds the inner sides b6-c7 and d6-c7, each a line of two points, and
+        // has no General-only points; the closed one has neither link and is the General's alone.
+        let open = Board::get(BoardKind::Japanese);
+        let o = |l: &str| open.point(l).unwrap();
+        assert_eq!(open.labels_of(open.adjacent[o("c7") as usize]), vec!["b6", "b7", "c6", "d6", "d7"]);
+        assert_eq!(open.labels_of(open.adjacent[o("b6") as usize]), vec!["b7", "c5", "c6", "c7"]);
+        for (point, neighbour) in [("b6", "c7"), ("d6", "c7"), ("c7", "b6"), ("c7", "d6")] {
+            assert_eq!(
+                opposite_across(open, o(point), o(neighbour)),
+                None,
+                "{point}-{neighbour} is a two-point line"
+            );
+        }
+        assert_eq!(open.privy, 0);
+        let closed = Board::get(BoardKind::JapaneseClosed);
+        let c = |l: &str| closed.point(l).unwrap();
+        assert_eq!(closed.labels_of(closed.adjacent[c("c7") as usize]), vec!["b7", "c6", "d7"]);
+        assert_eq!(closed.labels_of(closed.privy), vec!["b6", "b7", "c6", "c7", "d6", "d7"]);
     }
 
     #[test]
@@ -408,7 +487,7 @@ mod tests {
 
     #[test]
     fn drawings_place_every_point() {
-        for kind in [BoardKind::Chinese, BoardKind::Japanese, BoardKind::Hyde] {
+        for kind in [BoardKind::Chinese, BoardKind::Japanese, BoardKind::JapaneseClosed, BoardKind::Hyde] {
             let board = Board::get(kind);
             let drawn = board.draw(|_| '@');
             assert_eq!(drawn.matches('@').count(), board.len(), "{kind:?}");

@@ -556,8 +556,19 @@ const SIXTEEN_OPTIONS: &[OptionSpec] = &[
     },
     max_plies("200"),
 ];
-const JUROKU_OPTIONS: &[OptionSpec] =
-    &[FIRST_REBELS, CAPTURE_OPTIONAL, general_wins_at(15, "0"), max_plies("200")];
+const JUROKU_OPTIONS: &[OptionSpec] = &[
+    FIRST_REBELS,
+    CAPTURE_OPTIONAL,
+    general_wins_at(15, "0"),
+    OptionSpec {
+        key: "triangle",
+        values: OptionValues::Choice(&["open", "closed"]),
+        default: "open",
+        meaning: "open (Culin, R12): both sides may enter the triangle, whose inner sides b6-c7 and d6-c7 are \
+                  drawn in; closed (Murray): only the General may stand there",
+    },
+    max_plies("200"),
+];
 const TWENTY_SIX_OPTIONS: &[OptionSpec] = &[FIRST_GENERAL, CAPTURE_OPTIONAL, max_plies("300")];
 const TWENTY_SIX_FREE_OPTIONS: &[OptionSpec] =
     &[FIRST_GENERAL, CAPTURE_OPTIONAL, general_wins_at(25, "8"), max_plies("300")];
@@ -594,7 +605,8 @@ pub static RULESETS: &[RulesetInfo] = &[
     RulesetInfo {
         name: "juroku-musashi",
         summary: "the Japanese form: inverted triangle, leap capture, the soldiers win by immobilising",
-        source: "RULES.md §3; Ludii's Juroku Musashi, R6",
+        source: "RULES.md §3; Culin's description as in Ludii's Juroku Musashi (R6, R12); Murray's \
+                 triangle as triangle=closed",
         options: JUROKU_OPTIONS,
         preset: &[],
         build: build_juroku,
@@ -653,8 +665,10 @@ fn build_sixteen(info: &'static RulesetInfo, options: Options) -> AnyGame {
 }
 
 fn build_juroku(info: &'static RulesetInfo, options: Options) -> AnyGame {
+    let board =
+        if options.get("triangle") == "open" { BoardKind::Japanese } else { BoardKind::JapaneseClosed };
     let rules = HuntRules {
-        board: BoardKind::Japanese,
+        board,
         first: side_option(&options),
         rebel_count: 16,
         general_start: "c3",

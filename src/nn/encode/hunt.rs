@@ -23,9 +23,10 @@
 //! | 12 | constant: 1 when the General on the apex loses | Hyde |
 //! | 13 | constant: 1 when a blockade of the privy exits wins for the Rebels | Hyde |
 //! | 14 | constant: 1 when the General wins on rank 1 | Hyde |
+//! | 9 | constant: 1 when the triangle is open to both sides (`triangle=open`, R12) | Japanese |
 //!
 //! So the Chinese board (sixteen-, murray-, neeley-rebels) has 12 planes on a 5 × 7 grid, the Japanese
-//! board (juroku-musashi) 9 on 5 × 7, and the Hyde board (the three twenty-six-rebels rulesets) 15 on
+//! board (juroku-musashi, both readings of its triangle) 10 on 5 × 7, and the Hyde board (the three twenty-six-rebels rulesets) 15 on
 //! 5 × 11. A switch gets a plane only where it varies within the board's rulesets; the rest of
 //! [`HuntRules`] is fixed per board. "No capture threshold" is encoded as 0 because it is the same game:
 //! with no Rebel left the Rebels have no move and lose (RULES.md 0.3).
@@ -57,6 +58,7 @@ enum Switch {
     ApexLoses,
     Blockade,
     BottomRowWins,
+    OpenTriangle,
 }
 
 const COMMON_SWITCHES: [Switch; 3] = [Switch::RebelsFirst, Switch::MandatoryCapture, Switch::GeneralWinsAt];
@@ -68,7 +70,8 @@ const CHINESE_SWITCHES: &[Switch] = &[
     Switch::Custodial,
     Switch::DiagonalLeap,
 ];
-const JAPANESE_SWITCHES: &[Switch] = &COMMON_SWITCHES;
+const JAPANESE_SWITCHES: &[Switch] =
+    &[COMMON_SWITCHES[0], COMMON_SWITCHES[1], COMMON_SWITCHES[2], Switch::OpenTriangle];
 const HYDE_SWITCHES: &[Switch] = &[
     COMMON_SWITCHES[0],
     COMMON_SWITCHES[1],
@@ -98,6 +101,7 @@ impl Switch {
             Switch::ApexLoses => rules.apex_loses,
             Switch::Blockade => rules.blockade,
             Switch::BottomRowWins => rules.bottom_row_wins,
+            Switch::OpenTriangle => rules.board == BoardKind::Japanese,
         };
         if on { 1.0 } else { 0.0 }
     }
@@ -106,18 +110,19 @@ impl Switch {
 /// The hunt layout of one board (see the module table).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HuntEncoder {
+    /// The board's [`BoardKind::layout`].
     board: BoardKind,
 }
 
 impl HuntEncoder {
     pub fn new(board: BoardKind) -> HuntEncoder {
-        HuntEncoder { board }
+        HuntEncoder { board: board.layout() }
     }
 
     fn switches(&self) -> &'static [Switch] {
         match self.board {
             BoardKind::Chinese => CHINESE_SWITCHES,
-            BoardKind::Japanese => JAPANESE_SWITCHES,
+            BoardKind::Japanese | BoardKind::JapaneseClosed => JAPANESE_SWITCHES,
             BoardKind::Hyde => HYDE_SWITCHES,
         }
     }
@@ -141,9 +146,11 @@ impl Encoder for HuntEncoder {
     fn encode(&self, game: &HuntGame, state: &HuntState, plies_played: u32, out: &mut [f32]) {
         let board = game.board();
         assert_eq!(
-            board.kind, self.board,
+            board.kind.layout(),
+            self.board,
             "a {:?} encoder cannot encode a {:?} board",
-            self.board, board.kind
+            self.board,
+            board.kind
         );
         let mut planes = PlaneWriter::new(out, self.planes(), board.grid);
         for (point, &cell) in board.cells.iter().enumerate() {
@@ -240,15 +247,20 @@ mod tests {
         assert_eq!(lit_cells(&encoder, &planes, PRIVY_PLANE), vec![(1, 9), (2, 9), (3, 9), (2, 10)]);
         assert_eq!(lit_cells(&encoder, &planes, POINTS_PLANE).len(), 49);
 
-        let game = hunt_game("juroku-musashi");
+        // The closed triangle is the General's alone; the open one (the default) is nobody's privy.
+        let game = hunt_game("juroku-musashi:triangle=closed");
         let (encoder, planes) = encode(&game, &game.start(), 0);
-        assert_eq!((encoder.planes(), encoder.grid()), (9, (5, 7)));
+        assert_eq!((encoder.planes(), encoder.grid()), (10, (5, 7)));
         let privy = vec![(1, 5), (2, 5), (3, 5), (1, 6), (2, 6), (3, 6)];
         assert_eq!(lit_cells(&encoder, &planes, PRIVY_PLANE), privy);
         assert_eq!(lit_cells(&encoder, &planes, POINTS_PLANE).len(), 31);
         // juroku-musashi: the Rebels move first.
         assert_eq!(constant(&encoder, &planes, TO_MOVE_PLANE), 1.0);
         assert_eq!(constant(&encoder, &planes, FIRST_SWITCH_PLANE), 1.0);
+        let open = hunt_game("juroku-musashi");
+        let (open_encoder, open_planes) = encode(&open, &open.start(), 0);
+        assert_eq!(open_encoder, encoder, "one layout serves both readings of the triangle");
+        assert!(lit_cells(&encoder, &open_planes, PRIVY_PLANE).is_empty());
     }
 
     /// The constant switch planes of a spec's start position.
@@ -274,6 +286,8 @@ mod tests {
         assert_eq!(switch_planes("twenty-six-rebels-free"), free);
         let alt = vec![0.0, 1.0, 8.0 / 26.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0];
         assert_eq!(switch_planes("twenty-six-rebels-alt"), alt);
+        assert_eq!(switch_planes("juroku-musashi"), vec![1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(switch_planes("juroku-musashi:triangle=closed,first=general"), vec![0.0, 0.0, 0.0, 0.0]);
     }
 
     #[test]
@@ -281,8 +295,9 @@ mod tests {
         for info in hunt::RULESETS {
             let game = hunt_game(info.name);
             let encoder = HuntEncoder::for_game(&game);
-            let same_board = hunt::RULESETS.iter().map(|other| hunt_game(other.name));
-            for other in same_board.filter(|other| other.rules.board == game.rules.board) {
+            let variants = hunt::RULESETS.iter().map(|other| hunt_game(other.name));
+            let same_board = variants.chain([hunt_game("juroku-musashi:triangle=closed")]);
+            for other in same_board.filter(|other| other.rules.board.layout() == game.rules.board.layout()) {
                 assert_eq!(HuntEncoder::for_game(&other), encoder);
                 assert_eq!(encoder.grid(), other.facts().grid);
             }
