@@ -52,21 +52,8 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
     let (width, height) = shape.grid;
     let per_position = shape.planes * width * height;
     let flops = 2.0 * shape.multiply_adds() as f64;
-    let head = match shape.policy {
-        PolicyHead::Dense => "dense policy head".to_string(),
-        PolicyHead::PerCell { kinds } => format!("per-cell policy head of {kinds} kinds"),
-    };
     let fast = InferenceNet::new(&net);
-    println!(
-        "network {} for {}: {} planes on {}×{}, {} actions, {:.2} MFLOP per position, {head}",
-        shape.tower,
-        args.spec,
-        shape.planes,
-        width,
-        height,
-        shape.actions,
-        flops / 1e6
-    );
+    println!("network {}", describe(&shape, &args.spec, flops, "per position"));
     println!("{:>6} {:>25} {:>25}", "batch", "burn flex forward", "inference forward");
     println!("{:>6} {:>14} {:>10} {:>14} {:>10}", "", "positions/s", "GFLOP/s", "positions/s", "GFLOP/s");
     let budget = Duration::from_secs_f64(args.seconds);
@@ -89,6 +76,23 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The line that names a network's shape for the reference scripts to read: planes, grid, actions,
+/// MFLOP per position (or per sample) and the policy head.
+pub(super) fn describe(shape: &NetShape, spec: &str, flops: f64, per: &str) -> String {
+    let head = match shape.policy {
+        PolicyHead::Dense => "dense policy head".to_string(),
+        PolicyHead::PerCell { kinds } => format!("per-cell policy head of {kinds} kinds"),
+    };
+    let (width, height) = shape.grid;
+    format!(
+        "{} for {spec}: {} planes on {width}×{height}, {} actions, {:.2} MFLOP {per}, {head}",
+        shape.tower,
+        shape.planes,
+        shape.actions,
+        flops / 1e6
+    )
 }
 
 /// Runs `run` (one batch of `batch` positions) once to warm up, then for `budget`.

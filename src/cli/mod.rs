@@ -6,6 +6,7 @@ mod balance;
 mod bench;
 mod bench_net;
 mod bench_search;
+mod bench_train;
 mod perft;
 mod play;
 mod replay;
@@ -51,6 +52,8 @@ enum Command {
     BenchSearch(bench_search::BenchSearchArgs),
     /// Measure network inference positions/s and GFLOP/s per batch size (burn, CPU).
     BenchNet(bench_net::BenchNetArgs),
+    /// Measure the learner's training steps: samples/s per batch size.
+    BenchTrain(bench_train::BenchTrainArgs),
     /// Train a policy/value network by self-play, as a config file says; resumable.
     Train(train::TrainArgs),
     /// Run or resume a balance study: report.md, results.json, games.jsonl and charts.
@@ -73,6 +76,7 @@ pub fn main() -> ExitCode {
         Command::BenchSearch(args) => bench_search::run(&args),
         Command::Train(args) => train::run(&args),
         Command::BenchNet(args) => bench_net::run(&args),
+        Command::BenchTrain(args) => bench_train::run(&args),
         Command::Balance(args) => balance::run(&args),
         Command::Solve(args) => solve::run(&args),
     };

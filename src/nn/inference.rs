@@ -1,6 +1,7 @@
 //! The network frozen for inference: the weights of a trained [`PolicyValueNet`], with each batch norm
 //! folded into the convolution before it, run by a forward pass of our own over channels-last
-//! activations, where every convolution is one matrix product (im2col, then `gemm`).
+//! activations: 3 × 3 convolutions by the register-blocked kernels of [`super::conv`], 1 × 1
+//! convolutions and dense layers as one `gemm` product each.
 //!
 //! Why not burn's forward: self-play spends nearly all its time in the network, and burn flex runs these
 //! small towers (32 channels on 35–81 cells) at 15 GFLOP/s where the same matrix products reach
@@ -20,11 +21,13 @@ use burn::nn::{BatchNorm, Linear};
 use burn::prelude::*;
 use rayon::prelude::*;
 
+use super::conv::{self, Neighbours};
+use super::kernels::{View, grow, matmul, planes_to_rows, relu};
 use super::model::{ConvNorm, NetShape, PolicyValueNet};
 
-/// Rows (cells of a tile's positions) that a tile aims at: enough for `gemm` to run at speed, few
-/// enough that a tile's im2col matrix (rows × 9 × channels) stays in a core's L2 cache.
-const TILE_ROWS: usize = 512;
+/// Rows (cells of a tile's positions) that a tile aims at: enough positions for the convolution
+/// kernels' blocks of 12, few enough that a tile's activations stay in a core's L2 cache.
+const TILE_ROWS: usize = 1024;
 
 /// The raw network outputs of one batch, row-major.
 #[derive(Clone, Debug, Default)]
@@ -99,98 +102,34 @@ impl Affine {
             }
         }
         let depth = self.kernel * self.kernel * self.inputs;
-        matmul_add(out, &lhs[..rows * depth], &self.weights, rows, depth, self.outputs);
+        let weights = View::rows(&self.weights, depth, self.outputs);
+        matmul(out, View::rows(&lhs[..rows * depth], rows, depth), weights, true);
     }
-}
 
-/// `out[rows × n] += lhs[rows × depth] · rhs[depth × n]`, all row-major.
-fn matmul_add(out: &mut [f32], lhs: &[f32], rhs: &[f32], rows: usize, depth: usize, n: usize) {
-    assert!(out.len() == rows * n && lhs.len() == rows * depth && rhs.len() == depth * n);
-    if rows == 0 || n == 0 {
-        return;
-    }
-    // SAFETY: the three slices hold exactly the `rows × n`, `rows × depth` and `depth × n` row-major
-    // matrices the strides describe (checked above), and `out` is borrowed mutably, so it overlaps
-    // neither input.
-    unsafe {
-        gemm::gemm(
-            rows,
-            n,
-            depth,
-            out.as_mut_ptr(),
-            1,
-            n as isize,
-            true,
-            lhs.as_ptr(),
-            1,
-            depth as isize,
-            rhs.as_ptr(),
-            1,
-            n as isize,
-            1.0,
-            1.0,
-            false,
-            false,
-            false,
-            gemm::Parallelism::None,
-        );
-    }
-}
-
-fn to_vec<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
-    tensor.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 data converts to f32")
-}
-
-fn relu(values: &mut [f32]) {
-    values.iter_mut().for_each(|v| *v = v.max(0.0));
-}
-
-/// Where element `(position, y, x, channel)` of a stack of feature maps lies.
-#[derive(Clone, Copy, Debug)]
-struct Layout {
-    position: usize,
-    y: usize,
-    x: usize,
-    channel: usize,
-}
-
-/// Writes each cell's `k × k` neighbourhood (zero beyond the board's edge, as `Same` padding) as one
-/// row of `columns`: row `(position · height + y) · width + x`, column `(ky · k + kx) · channels + c`.
-fn im2col(
-    input: &[f32],
-    layout: Layout,
-    positions: usize,
-    (width, height): (usize, usize),
-    channels: usize,
-    kernel: usize,
-    columns: &mut [f32],
-) {
-    let reach = kernel / 2;
-    let depth = kernel * kernel * channels;
-    let mut rows = columns[..positions * height * width * depth].chunks_exact_mut(depth);
-    for p in 0..positions {
-        for y in 0..height {
-            for x in 0..width {
-                let row = rows.next().expect("one row per cell");
-                for (k, patch) in row.chunks_exact_mut(channels).enumerate() {
-                    let (sy, sx) =
-                        ((y + k / kernel).wrapping_sub(reach), (x + k % kernel).wrapping_sub(reach));
-                    if sy >= height || sx >= width {
-                        patch.fill(0.0);
-                        continue;
-                    }
-                    let start = p * layout.position + sy * layout.y + sx * layout.x;
-                    if layout.channel == 1 {
-                        patch.copy_from_slice(&input[start..start + channels]);
-                    } else {
-                        for (c, value) in patch.iter_mut().enumerate() {
-                            *value = input[start + c * layout.channel];
-                        }
-                    }
-                }
+    /// A 3 × 3 convolution of channels-last rows: `out = conv(x) + bias (+ out, when `accumulate`)`.
+    fn convolve(
+        &self,
+        x: &[f32],
+        positions: usize,
+        neighbours: &Neighbours,
+        out: &mut [f32],
+        accumulate: bool,
+        scratch: &mut Vec<f32>,
+    ) {
+        let rows = positions * neighbours.cells;
+        for row in out[..rows * self.outputs].chunks_exact_mut(self.outputs) {
+            if accumulate {
+                row.iter_mut().zip(&self.bias).for_each(|(y, b)| *y += b);
+            } else {
+                row.copy_from_slice(&self.bias);
             }
         }
+        conv::forward(out, x, positions, neighbours, self.inputs, &self.weights, self.outputs, true, scratch);
     }
+}
+
+pub(super) fn to_vec<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
+    tensor.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 data converts to f32")
 }
 
 /// The policy head's last layers.
@@ -208,6 +147,7 @@ enum PolicyLayers {
 #[derive(Clone, Debug)]
 pub struct InferenceNet {
     shape: NetShape,
+    neighbours: Neighbours,
     stem: Affine,
     tower: Vec<[Affine; 2]>,
     policy: PolicyLayers,
@@ -219,7 +159,10 @@ pub struct InferenceNet {
 /// One thread's working memory, grown to the largest tile it has run.
 #[derive(Default)]
 struct Scratch {
+    /// The stem's input as channels-last rows.
     columns: Vec<f32>,
+    /// The convolutions' im2col buffer where they fall back to `gemm`.
+    fallback: Vec<f32>,
     trunk: Vec<f32>,
     inner: Vec<f32>,
     value_cells: Vec<f32>,
@@ -259,6 +202,7 @@ impl InferenceNet {
         };
         InferenceNet {
             shape,
+            neighbours: Neighbours::new(shape.grid),
             stem: conv_norm(&net.stem),
             tower: net
                 .tower
@@ -281,7 +225,9 @@ impl InferenceNet {
         let actions = self.shape.actions;
         out.policy.resize(positions * actions, 0.0);
         out.wdl.resize(positions * 3, 0.0);
-        let tile = (TILE_ROWS / (width * height)).max(1);
+        // Whole tiles where the batch is large; otherwise split so that every thread has work.
+        let threads = rayon::current_num_threads();
+        let tile = (TILE_ROWS / (width * height)).max(1).min(positions.div_ceil(threads)).max(1);
         out.policy
             .par_chunks_mut(tile * actions)
             .zip(out.wdl.par_chunks_mut(tile * 3))
@@ -301,31 +247,26 @@ impl InferenceNet {
         wdl: &mut [f32],
         s: &mut Scratch,
     ) {
-        let (width, height) = self.shape.grid;
-        let grid = (width, height);
-        let rows = positions * width * height;
+        let cells = self.neighbours.cells;
+        let rows = positions * cells;
         let channels = self.shape.tower.channels;
         let planes = self.shape.planes;
         let widest = self.widest_layer();
-        grow(&mut s.columns, rows * 9 * widest);
+        grow(&mut s.columns, rows * widest);
         grow(&mut s.trunk, rows * channels);
         grow(&mut s.inner, rows * widest);
-        let channels_last =
-            |c: usize| Layout { position: height * width * c, y: width * c, x: c, channel: 1 };
+        let neighbours = &self.neighbours;
 
         // Stem, from the encoder's channels-first planes.
-        let planes_first =
-            Layout { position: planes * height * width, y: width, x: 1, channel: height * width };
-        im2col(input, planes_first, positions, grid, planes, 3, &mut s.columns);
-        self.stem.apply(&s.columns, rows, &mut s.trunk, false);
+        planes_to_rows(input, cells, planes, &mut s.columns[..rows * planes]);
+        let mut fallback = std::mem::take(&mut s.fallback);
+        self.stem.convolve(&s.columns, positions, neighbours, &mut s.trunk, false, &mut fallback);
         relu(&mut s.trunk[..rows * channels]);
 
         for [first, second] in &self.tower {
-            im2col(&s.trunk, channels_last(channels), positions, grid, channels, 3, &mut s.columns);
-            first.apply(&s.columns, rows, &mut s.inner, false);
+            first.convolve(&s.trunk, positions, neighbours, &mut s.inner, false, &mut fallback);
             relu(&mut s.inner[..rows * channels]);
-            im2col(&s.inner, channels_last(channels), positions, grid, channels, 3, &mut s.columns);
-            second.apply(&s.columns, rows, &mut s.trunk, true); // adds the skip connection
+            second.convolve(&s.inner, positions, neighbours, &mut s.trunk, true, &mut fallback); // adds the skip
             relu(&mut s.trunk[..rows * channels]);
         }
 
@@ -336,12 +277,12 @@ impl InferenceNet {
                 out.apply(&s.inner, positions, policy, false);
             }
             PolicyLayers::PerCell { conv, cells } => {
-                im2col(&s.trunk, channels_last(channels), positions, grid, channels, 3, &mut s.columns);
-                conv.apply(&s.columns, rows, &mut s.inner, false);
+                conv.convolve(&s.trunk, positions, neighbours, &mut s.inner, false, &mut fallback);
                 relu(&mut s.inner[..rows * channels]);
                 cells.apply(&s.inner, rows, policy, false);
             }
         }
+        s.fallback = fallback;
 
         grow(&mut s.value_cells, rows);
         grow(&mut s.value_hidden, positions * self.value_hidden.outputs);
@@ -365,12 +306,6 @@ impl InferenceNet {
             widest = widest.max(conv.outputs);
         }
         widest
-    }
-}
-
-fn grow(buffer: &mut Vec<f32>, len: usize) {
-    if buffer.len() < len {
-        buffer.resize(len, 0.0);
     }
 }
 

@@ -5,10 +5,13 @@
 //! The policy side of the encoding is [`Game::action_index`], the fixed action space per board;
 //! [`symmetry`] adds its mirror image.
 
+pub mod backprop;
 pub mod checkpoint;
+mod conv;
 pub mod encode;
 pub mod evaluator;
 pub mod inference;
+mod kernels;
 pub mod model;
 pub mod symmetry;
 
