@@ -4,6 +4,14 @@
 //! our own; elsewhere, and for channel counts that are not a multiple of 16, they fall back to im2col
 //! and `gemm`, with the same results up to rounding.
 //!
+//! A block of rows is one cell in a dozen positions, whose taps are the same, so that taps beyond the
+//! edge are skipped. The positions left over (all of a batch smaller than a dozen) go by groups of
+//! cells that lie alike against the edge, so that most missing taps are still skipped: the top row, the
+//! bottom row, the rest of the left and right columns, and the interior (a corner reads zeros for the
+//! taps its row does not skip: blocking each corner alone was measured slower, its block too small to
+//! fill the registers); where the groups are too small to fill a block, by consecutive rows, reading
+//! zeros for every missing tap.
+//!
 //! A convolution's weights are `[9 · inputs, outputs]`, row `tap · inputs + c` with `tap = ky · 3 + kx`;
 //! activations are rows `position · cells + cell` of `channels` values.
 
@@ -17,11 +25,13 @@ pub struct Neighbours {
     /// `taps[cell][tap]`: the cell at offset `(tap / 3 − 1, tap % 3 − 1)` (rows, columns), or `None`
     /// beyond the edge.
     taps: Vec<[Option<u32>; 9]>,
+    /// The cells in groups that lie alike against the edge (see the module comment).
+    groups: Vec<Vec<u32>>,
 }
 
 impl Neighbours {
     pub fn new((width, height): (usize, usize)) -> Neighbours {
-        let taps = (0..width * height)
+        let taps: Vec<[Option<u32>; 9]> = (0..width * height)
             .map(|cell| {
                 let (y, x) = (cell / width, cell % width);
                 std::array::from_fn(|tap| {
@@ -30,7 +40,25 @@ impl Neighbours {
                 })
             })
             .collect();
-        Neighbours { grid: (width, height), cells: width * height, taps }
+        let group = |cell: usize| {
+            let (y, x) = (cell / width, cell % width);
+            if y == 0 {
+                0
+            } else if y + 1 == height {
+                1
+            } else if x == 0 {
+                2
+            } else if x + 1 == width {
+                3
+            } else {
+                4
+            }
+        };
+        let groups = (0..5)
+            .map(|g| (0..width * height).filter(|&c| group(c) == g).map(|c| c as u32).collect::<Vec<u32>>())
+            .filter(|cells| !cells.is_empty())
+            .collect();
+        Neighbours { grid: (width, height), cells: width * height, taps, groups }
     }
 }
 
@@ -139,9 +167,7 @@ mod avx512 {
     /// position-blocked one: 12 rows × 2 vectors of accumulators leave room for the weights.
     const BLOCK: usize = 12;
 
-    /// See [`super::forward`]. Batches of at least a block's positions are blocked by position (a
-    /// block is one cell of `BLOCK` positions, which share their taps, so taps beyond the edge are
-    /// skipped); the last, short run of positions by consecutive rows, with missing taps read from zeros.
+    /// See [`super::forward`] and the module comment.
     #[target_feature(enable = "avx512f")]
     #[allow(clippy::too_many_arguments)]
     pub unsafe fn forward(
@@ -157,31 +183,44 @@ mod avx512 {
         let cells = neighbours.cells;
         let zeros = vec![0.0f32; inputs];
         let row_of = |position: usize, cell: usize| (position * cells + cell) * inputs;
+        let full = positions / BLOCK * BLOCK;
+        let left = positions - full;
+        // Group by edge only where every group fills a block; else consecutive rows, whose bigger
+        // blocks reuse each weight more (measured faster for a single position).
+        let smallest = neighbours.groups.iter().map(Vec::len).min().unwrap_or(0);
+        let all_cells: Vec<u32> = (0..cells as u32).collect();
+        let groups = if left * smallest >= BLOCK { neighbours.groups.as_slice() } else { std::slice::from_ref(&all_cells) };
         let mut o = 0;
         while o < outputs {
             let wide = outputs - o >= 32;
-            let full = positions / BLOCK * BLOCK;
             for block in (0..full).step_by(BLOCK) {
                 for (cell, taps) in neighbours.taps.iter().enumerate() {
                     let rows: [usize; BLOCK] = std::array::from_fn(|r| (block + r) * cells + cell);
                     let source = |tap: usize, r: usize| taps[tap].map(|n| row_of(block + r, n as usize));
-                    let run = Run { rows: &rows, stored: BLOCK, skip_missing: true, zeros: &zeros };
+                    let run = Run { rows: &rows, stored: BLOCK, shared_taps: true, zeros: &zeros };
                     // SAFETY: the caller's contract (AVX-512F, whole rows) covers every row read and written.
                     unsafe { run.go(wide, out, input, &source, inputs, weights, outputs, o, accumulate) };
                 }
             }
-            let mut row = full * cells;
-            while row < positions * cells {
-                let n = BLOCK.min(positions * cells - row);
-                let rows: [usize; BLOCK] = std::array::from_fn(|r| row + r.min(n - 1));
-                let source = |tap: usize, r: usize| {
-                    let (position, cell) = (rows[r] / cells, rows[r] % cells);
-                    neighbours.taps[cell][tap].map(|n| row_of(position, n as usize))
-                };
-                let run = Run { rows: &rows, stored: n, skip_missing: false, zeros: &zeros };
-                // SAFETY: as above.
-                unsafe { run.go(wide, out, input, &source, inputs, weights, outputs, o, accumulate) };
-                row += n;
+            for group in groups {
+                let count = left * group.len();
+                let blocks = count.div_ceil(BLOCK);
+                // Blocks of near-equal size, each up to a dozen rows, position by position.
+                for b in 0..blocks {
+                    let (start, end) = (b * count / blocks, (b + 1) * count / blocks);
+                    let n = end - start;
+                    let place = |i: usize| (full + i / group.len(), group[i % group.len()] as usize);
+                    // The registers' spare rows repeat the last row, unstored.
+                    let places: [(usize, usize); BLOCK] = std::array::from_fn(|r| place(start + r.min(n - 1)));
+                    let rows: [usize; BLOCK] = std::array::from_fn(|r| places[r].0 * cells + places[r].1);
+                    let source = |tap: usize, r: usize| {
+                        let (position, cell) = places[r];
+                        neighbours.taps[cell][tap].map(|n| row_of(position, n as usize))
+                    };
+                    let run = Run { rows: &rows, stored: n, shared_taps: false, zeros: &zeros };
+                    // SAFETY: as above.
+                    unsafe { run.go(wide, out, input, &source, inputs, weights, outputs, o, accumulate) };
+                }
             }
             o += if wide { 32 } else { 16 };
         }
@@ -189,11 +228,12 @@ mod avx512 {
 
     /// A block of output rows: `rows[..stored]` are written (the rest repeat the last row to fill the
     /// registers). Tap `t` of row `r` reads the input row at offset `source(t, r)`, or zeros where that is
-    /// `None`; with `skip_missing`, the rows share their taps and a missing tap is skipped.
+    /// `None`; a tap that no row of the block has is skipped (with `shared_taps`, the rows have the same
+    /// taps and the first row tells).
     struct Run<'a> {
         rows: &'a [usize; BLOCK],
         stored: usize,
-        skip_missing: bool,
+        shared_taps: bool,
         zeros: &'a [f32],
     }
 
@@ -241,7 +281,12 @@ mod avx512 {
             unsafe {
                 let mut acc = load::<BLOCK, V>(out, self.rows, outputs, o, accumulate);
                 for tap in 0..9 {
-                    if self.skip_missing && source(tap, 0).is_none() {
+                    let missing = if self.shared_taps {
+                        source(tap, 0).is_none()
+                    } else {
+                        (0..BLOCK).all(|r| source(tap, r).is_none())
+                    };
+                    if missing {
                         continue;
                     }
                     let mut pointers = [self.zeros.as_ptr(); BLOCK];

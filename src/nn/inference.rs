@@ -22,7 +22,7 @@ use burn::prelude::*;
 use rayon::prelude::*;
 
 use super::conv::{self, Neighbours};
-use super::kernels::{View, grow, matmul, planes_to_rows, relu};
+use super::kernels::{View, grow, matmul, planes_to_rows, relu, vectorised};
 use super::model::{ConvNorm, NetShape, PolicyValueNet};
 
 /// Rows (cells of a tile's positions) that a tile aims at: enough positions for the convolution
@@ -233,8 +233,9 @@ impl InferenceNet {
             .zip(out.wdl.par_chunks_mut(tile * 3))
             .zip(input.par_chunks(tile * per_position))
             .for_each(|((policy, wdl), input)| {
-                SCRATCH
-                    .with_borrow_mut(|scratch| self.forward_tile(input, wdl.len() / 3, policy, wdl, scratch))
+                SCRATCH.with_borrow_mut(|scratch| {
+                    vectorised(|| self.forward_tile(input, wdl.len() / 3, policy, wdl, scratch))
+                })
             });
     }
 

@@ -10,7 +10,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::nn::conv::{self, Neighbours};
-use crate::nn::kernels::{View, grow, matmul, planes_to_rows};
+use crate::nn::kernels::{View, exp, grow, matmul, planes_to_rows, sum_by, vectorised};
 
 /// Rows (cells of a tile's positions) a tile aims at: a tile's activations, gradients and their
 /// products stay within a core's L2 cache.
@@ -51,7 +51,8 @@ impl Geometry {
 pub struct Partial {
     pub weights: Vec<f32>,
     pub bias: Vec<f32>,
-    /// Per channel: two sums (Σ z and Σ z², or Σ dy and Σ dy · x̂), channel-major pairs.
+    /// Two sums per channel (Σ z and Σ z², or Σ dy and Σ dy · x̂): the first for every channel, then
+    /// the second.
     pub sums: Vec<f64>,
 }
 
@@ -112,7 +113,7 @@ fn for_chunks<T: Send>(
         .par_iter_mut()
         .zip(parts)
         .zip(&geometry.chunks)
-        .for_each(|((partial, part), range)| work(range.clone(), partial, part));
+        .for_each(|((partial, part), range)| vectorised(|| work(range.clone(), partial, part)));
 }
 
 /// No output part for any chunk.
@@ -171,10 +172,12 @@ pub fn conv_forward(
                 let offset = (tile.start - range.start) * cells * outputs;
                 let out = &mut z[offset..offset + rows * outputs];
                 conv.apply(geometry, x, tile.len(), out, columns);
+                let (sums, squares) = partial.sums.split_at_mut(outputs);
                 for row in out.chunks_exact(outputs) {
-                    for (o, &value) in row.iter().enumerate() {
-                        partial.sums[2 * o] += value as f64;
-                        partial.sums[2 * o + 1] += (value as f64) * (value as f64);
+                    for o in 0..outputs {
+                        let value = row[o] as f64;
+                        sums[o] += value;
+                        squares[o] += value * value;
                     }
                 }
             }
@@ -221,8 +224,8 @@ pub fn add_sums(geometry: &Geometry, partials: &[Partial], channels: usize) -> (
     let (mut first, mut second) = (vec![0.0; channels], vec![0.0; channels]);
     for partial in &partials[..geometry.chunks.len()] {
         for o in 0..channels {
-            first[o] += partial.sums[2 * o];
-            second[o] += partial.sums[2 * o + 1];
+            first[o] += partial.sums[o];
+            second[o] += partial.sums[channels + o];
         }
     }
     (first, second)
@@ -240,7 +243,7 @@ pub fn norm_forward(
     act: &mut [f32],
 ) {
     let rows = geometry.rows();
-    act[..rows * channels].par_chunks_mut(TILE_ROWS * channels).enumerate().for_each(|(t, out)| {
+    act[..rows * channels].par_chunks_mut(TILE_ROWS * channels).enumerate().for_each(|(t, out)| vectorised(|| {
         let start = t * TILE_ROWS * channels;
         let z = &z[start..start + out.len()];
         for (r, (out, z)) in out.chunks_exact_mut(channels).zip(z.chunks_exact(channels)).enumerate() {
@@ -253,7 +256,7 @@ pub fn norm_forward(
             }
             out.iter_mut().for_each(|y| *y = y.max(0.0));
         }
-    });
+    }));
 }
 
 /// Each chunk's Σ dy and Σ dy · x̂ per channel (x̂ = (z − mean) · inv_std), for the norm's backward.
@@ -271,11 +274,12 @@ pub fn norm_backward_sums(
         partial.sums.clear();
         partial.sums.resize(2 * channels, 0.0);
         let span = range.start * cells * channels..range.end * cells * channels;
+        let (sums, products) = partial.sums.split_at_mut(channels);
         for (dy, z) in dy[span.clone()].chunks_exact(channels).zip(z[span].chunks_exact(channels)) {
             for o in 0..channels {
                 let normalised = (z[o] - mean[o]) * inv_std[o];
-                partial.sums[2 * o] += dy[o] as f64;
-                partial.sums[2 * o + 1] += (dy[o] * normalised) as f64;
+                sums[o] += dy[o] as f64;
+                products[o] += (dy[o] * normalised) as f64;
             }
         }
     });
@@ -528,26 +532,26 @@ pub fn add_gradients(
 /// `(softmax(z) · Σ t − t) / n` written over the logits.
 pub fn policy_loss(geometry: &Geometry, actions: usize, logits: &mut [f32], target: &[f32]) -> f64 {
     let n = geometry.positions as f32;
-    logits[..geometry.positions * actions]
+    let losses: Vec<f64> = logits[..geometry.positions * actions]
         .par_chunks_mut(actions)
         .zip(target.par_chunks(actions))
-        .map(|(z, t)| {
+        .map(|(z, t)| vectorised(|| {
             let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-            let sum: f32 = z.iter().map(|v| (v - max).exp()).sum();
-            let log_sum = sum.ln();
-            let mass: f32 = t.iter().sum();
-            let mut loss = 0.0f64;
+            // −Σ t log p = −Σ t (z − max) + Σ t · log Σ e^(z − max).
+            let target_logits = sum_by(actions, |a| t[a] * (z[a] - max));
+            let mass = sum_by(actions, |a| t[a]);
+            let sum = sum_by(actions, |a| {
+                z[a] = exp(z[a] - max);
+                z[a]
+            });
+            let inverse = 1.0 / sum;
             for (z, &t) in z.iter_mut().zip(t) {
-                let log_p = *z - max - log_sum;
-                loss -= (t * log_p) as f64;
-                *z = (log_p.exp() * mass - t) / n;
+                *z = (*z * inverse * mass - t) / n;
             }
-            loss
-        })
-        .collect::<Vec<f64>>()
-        .iter()
-        .sum::<f64>()
-        / geometry.positions as f64
+            (mass * sum.ln() - target_logits) as f64
+        }))
+        .collect();
+    losses.iter().sum::<f64>() / geometry.positions as f64
 }
 
 /// Whether `chunks` covers `0..positions` in order (a check for the tests).
