@@ -189,7 +189,11 @@ mod avx512 {
         // blocks reuse each weight more (measured faster for a single position).
         let smallest = neighbours.groups.iter().map(Vec::len).min().unwrap_or(0);
         let all_cells: Vec<u32> = (0..cells as u32).collect();
-        let groups = if left * smallest >= BLOCK { neighbours.groups.as_slice() } else { std::slice::from_ref(&all_cells) };
+        let groups = if left * smallest >= BLOCK {
+            neighbours.groups.as_slice()
+        } else {
+            std::slice::from_ref(&all_cells)
+        };
         let mut o = 0;
         while o < outputs {
             let wide = outputs - o >= 32;
@@ -211,7 +215,8 @@ mod avx512 {
                     let n = end - start;
                     let place = |i: usize| (full + i / group.len(), group[i % group.len()] as usize);
                     // The registers' spare rows repeat the last row, unstored.
-                    let places: [(usize, usize); BLOCK] = std::array::from_fn(|r| place(start + r.min(n - 1)));
+                    let places: [(usize, usize); BLOCK] =
+                        std::array::from_fn(|r| place(start + r.min(n - 1)));
                     let rows: [usize; BLOCK] = std::array::from_fn(|r| places[r].0 * cells + places[r].1);
                     let source = |tap: usize, r: usize| {
                         let (position, cell) = places[r];

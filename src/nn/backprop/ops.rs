@@ -243,20 +243,22 @@ pub fn norm_forward(
     act: &mut [f32],
 ) {
     let rows = geometry.rows();
-    act[..rows * channels].par_chunks_mut(TILE_ROWS * channels).enumerate().for_each(|(t, out)| vectorised(|| {
-        let start = t * TILE_ROWS * channels;
-        let z = &z[start..start + out.len()];
-        for (r, (out, z)) in out.chunks_exact_mut(channels).zip(z.chunks_exact(channels)).enumerate() {
-            for o in 0..channels {
-                out[o] = z[o] * scale[o] + shift[o];
+    act[..rows * channels].par_chunks_mut(TILE_ROWS * channels).enumerate().for_each(|(t, out)| {
+        vectorised(|| {
+            let start = t * TILE_ROWS * channels;
+            let z = &z[start..start + out.len()];
+            for (r, (out, z)) in out.chunks_exact_mut(channels).zip(z.chunks_exact(channels)).enumerate() {
+                for o in 0..channels {
+                    out[o] = z[o] * scale[o] + shift[o];
+                }
+                if let Some(skip) = skip {
+                    let skip = &skip[start + r * channels..start + (r + 1) * channels];
+                    out.iter_mut().zip(skip).for_each(|(y, s)| *y += s);
+                }
+                out.iter_mut().for_each(|y| *y = y.max(0.0));
             }
-            if let Some(skip) = skip {
-                let skip = &skip[start + r * channels..start + (r + 1) * channels];
-                out.iter_mut().zip(skip).for_each(|(y, s)| *y += s);
-            }
-            out.iter_mut().for_each(|y| *y = y.max(0.0));
-        }
-    }));
+        })
+    });
 }
 
 /// Each chunk's Σ dy and Σ dy · x̂ per channel (x̂ = (z − mean) · inv_std), for the norm's backward.
@@ -535,21 +537,23 @@ pub fn policy_loss(geometry: &Geometry, actions: usize, logits: &mut [f32], targ
     let losses: Vec<f64> = logits[..geometry.positions * actions]
         .par_chunks_mut(actions)
         .zip(target.par_chunks(actions))
-        .map(|(z, t)| vectorised(|| {
-            let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-            // −Σ t log p = −Σ t (z − max) + Σ t · log Σ e^(z − max).
-            let target_logits = sum_by(actions, |a| t[a] * (z[a] - max));
-            let mass = sum_by(actions, |a| t[a]);
-            let sum = sum_by(actions, |a| {
-                z[a] = exp(z[a] - max);
-                z[a]
-            });
-            let inverse = 1.0 / sum;
-            for (z, &t) in z.iter_mut().zip(t) {
-                *z = (*z * inverse * mass - t) / n;
-            }
-            (mass * sum.ln() - target_logits) as f64
-        }))
+        .map(|(z, t)| {
+            vectorised(|| {
+                let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                // −Σ t log p = −Σ t (z − max) + Σ t · log Σ e^(z − max).
+                let target_logits = sum_by(actions, |a| t[a] * (z[a] - max));
+                let mass = sum_by(actions, |a| t[a]);
+                let sum = sum_by(actions, |a| {
+                    z[a] = exp(z[a] - max);
+                    z[a]
+                });
+                let inverse = 1.0 / sum;
+                for (z, &t) in z.iter_mut().zip(t) {
+                    *z = (*z * inverse * mass - t) / n;
+                }
+                (mass * sum.ln() - target_logits) as f64
+            })
+        })
         .collect();
     losses.iter().sum::<f64>() / geometry.positions as f64
 }
