@@ -156,7 +156,7 @@ pub fn planes_to_rows(planes: &[f32], cells: usize, channels: usize, rows: &mut 
 pub fn exp(x: f32) -> f32 {
     // Adding 1.5 · 2²³ rounds to an integer, which then sits in the low bits of the sum.
     const SHIFTER: f32 = 12_582_912.0;
-    let x = x.max(-87.0).min(88.0);
+    let x = x.clamp(-87.0, 88.0);
     let shifted = x * std::f32::consts::LOG2_E + SHIFTER;
     let n = shifted - SHIFTER;
     // ln 2 in two parts (Cody and Waite), so that `x − n ln 2` loses nothing.
