@@ -8,6 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use serde::{Deserialize, Serialize};
 
 use super::{Agent, AgentError, AgentSpec, derive_seed};
+
+/// The stream of a game's seed its random opening draws from (the agents use streams 0 and 1).
+const OPENING_STREAM: u64 = 0x6f70_656e;
 use crate::game::{Game, Playthrough, Reason, Side};
 use crate::nn::NetGame;
 
@@ -23,17 +26,25 @@ pub struct GameRecord {
     pub start: String,
     /// Side name → agent spec.
     pub agents: BTreeMap<String, String>,
-    /// The moves in RULES.md section 7 notation.
+    /// The moves in RULES.md section 7 notation, the opening's included.
     pub moves: Vec<String>,
+    /// How many of the first moves were drawn by the match's opening policy (uniformly random legal
+    /// moves) rather than chosen by the agents.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opening: u32,
     /// The winning side's name; `None` for a draw.
     pub winner: Option<String>,
     pub reason: String,
     pub plies: u32,
 }
 
-/// Plays one game from `start`; `agents[i]` plays side `i`.
-pub fn play_game<G: Game>(game: &G, start: G::State, agents: [&mut dyn Agent<G>; 2]) -> Playthrough<G> {
-    let mut line = Playthrough::from_position(game.clone(), start);
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// Plays `line` to its end; `agents[i]` plays side `i`.
+pub fn play_game<G: Game>(mut line: Playthrough<G>, agents: [&mut dyn Agent<G>; 2]) -> Playthrough<G> {
+    let game = line.game().clone();
     let [zero, one] = agents;
     while !line.is_over() {
         let mv = match game.to_move(line.state()) {
@@ -45,12 +56,41 @@ pub fn play_game<G: Game>(game: &G, start: G::State, agents: [&mut dyn Agent<G>;
     line
 }
 
-/// How many games, from which seed, on how many threads.
+/// How many games, from which seed, on how many threads, and how each opens.
 #[derive(Clone, Copy, Debug)]
 pub struct MatchSettings {
     pub games: usize,
     pub seed: u64,
     pub threads: usize,
+    /// Plies drawn uniformly at random among the legal moves that do not end the game, before the
+    /// agents take over: agents that are deterministic given the position would otherwise play every
+    /// game of a match from the start alike (two games in all, one per seating).
+    pub opening: u32,
+}
+
+/// Plays up to `plies` uniformly random moves that do not end the game (fewer when every move would),
+/// from the randomness of `seed`; returns how many were played.
+pub fn random_opening<G: Game>(line: &mut Playthrough<G>, plies: u32, seed: u64) -> u32 {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    let game = line.game().clone();
+    for played in 0..plies {
+        let quiet: Vec<G::Move> = line
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut next = line.state().clone();
+                game.apply(&mut next, mv);
+                game.outcome(&next).is_none()
+            })
+            .collect();
+        if quiet.is_empty() || line.is_over() {
+            return played;
+        }
+        line.play(quiet[rng.random_range(0..quiet.len())]);
+    }
+    plies
 }
 
 /// Plays `settings.games` games between agent A (`specs[0]`) and agent B (`specs[1]`): in game `i`,
@@ -75,7 +115,7 @@ pub fn run_match<G: NetGame>(
                     if index >= settings.games {
                         return;
                     }
-                    let record = play_match_game(game, specs, settings.seed, index);
+                    let record = play_match_game(game, specs, settings.seed, settings.opening, index);
                     on_game_done(&record);
                     records.lock().expect("no worker panics while holding the lock")[index] = Some(record);
                 }
@@ -91,6 +131,7 @@ fn play_match_game<G: NetGame>(
     game: &G,
     specs: [&AgentSpec; 2],
     match_seed: u64,
+    opening: u32,
     index: usize,
 ) -> GameRecord {
     let seed = derive_seed(match_seed, index as u64);
@@ -100,7 +141,10 @@ fn play_match_game<G: NetGame>(
         seat_specs[side.index()].build(game, derive_seed(seed, side.index() as u64)).expect("checked before")
     });
     let [zero, one] = &mut agents;
-    let line = play_game(game, game.start(), [zero.as_mut(), one.as_mut()]);
+    let mut line = Playthrough::new(game.clone());
+    // Its own stream of the game's seed, so the agents' randomness is the same with or without it.
+    let opening = random_opening(&mut line, opening, derive_seed(seed, OPENING_STREAM));
+    let line = play_game(line, [zero.as_mut(), one.as_mut()]);
     let names = game.side_names();
     let outcome = line.outcome().expect("a finished game");
     GameRecord {
@@ -110,6 +154,7 @@ fn play_match_game<G: NetGame>(
         start: game.format_position(line.start()),
         agents: Side::BOTH.map(|s| (names[s.index()].to_string(), seat_specs[s.index()].to_string())).into(),
         moves: line.move_texts(),
+        opening,
         winner: outcome.winner.map(|s| names[s.index()].to_string()),
         reason: outcome.reason.as_str().to_string(),
         plies: line.plies(),
@@ -222,7 +267,7 @@ mod tests {
         let game = AnyGame::from_spec("sixteen-rebels:max_plies=40").unwrap();
         let [a, b] = specs("random", "mcts:sims=8");
         with_game!(&game, |g| {
-            let settings = MatchSettings { games: 6, seed: 9, threads: 2 };
+            let settings = MatchSettings { games: 6, seed: 9, threads: 2, opening: 0 };
             let records = run_match(g, [&a, &b], settings, &|_| {}).unwrap();
             for (i, record) in records.iter().enumerate() {
                 assert_eq!(record.game, i);
@@ -243,12 +288,40 @@ mod tests {
         });
     }
 
+    /// A random opening of a few plies starts the games of a match from different positions; the
+    /// records say how many plies it took, and the openings follow the seed, not the thread count.
+    #[test]
+    fn random_openings_make_games_start_apart() {
+        let game = AnyGame::from_spec("sixteen-rebels").unwrap();
+        let [a, b] = specs("mcts:sims=16", "mcts:sims=16");
+        with_game!(&game, |g| {
+            let play = |opening: u32, threads: usize| {
+                let settings = MatchSettings { games: 8, seed: 3, threads, opening };
+                let records = run_match(g, [&a, &b], settings, &|_| {}).unwrap();
+                assert!(
+                    records.iter().all(|r| r.opening == opening),
+                    "every game opens with {opening} plies"
+                );
+                records
+            };
+            let openings = |records: &[GameRecord]| {
+                let starts: std::collections::BTreeSet<&[String]> =
+                    records.iter().map(|r| &r.moves[..4]).collect();
+                starts.len()
+            };
+            let opened = play(4, 2);
+            assert!(openings(&opened) >= 6, "8 random openings of 4 plies are nearly all distinct");
+            assert_eq!(opened, play(4, 1), "the openings follow the seed, not the threads");
+            assert_ne!(play(0, 2)[0].moves[..4], opened[0].moves[..4]);
+        });
+    }
+
     #[test]
     fn a_human_cannot_sit_at_the_arena() {
         let game = AnyGame::from_spec("sixteen-rebels").unwrap();
         let [a, b] = specs("human", "random");
         with_game!(&game, |g| {
-            let settings = MatchSettings { games: 2, seed: 1, threads: 1 };
+            let settings = MatchSettings { games: 2, seed: 1, threads: 1, opening: 0 };
             assert!(run_match(g, [&a, &b], settings, &|_| {}).is_err());
         });
     }

@@ -10,7 +10,7 @@ pub mod perfect;
 pub mod random;
 pub mod spec;
 
-pub use arena::{GameRecord, MatchSettings, MatchSummary, play_game, run_match};
+pub use arena::{GameRecord, MatchSettings, MatchSummary, play_game, random_opening, run_match};
 pub use spec::{AgentError, AgentSpec, MctsSettings, NetSettings, SearchSettings};
 
 use crate::game::{Game, Playthrough};

@@ -48,7 +48,7 @@ impl PerfectAgent {
 }
 
 /// The table in `path`, read once per process.
-fn shared_table(game: &HuntGame, path: &Path) -> Result<Arc<Tablebase>, AgentError> {
+pub(crate) fn shared_table(game: &HuntGame, path: &Path) -> Result<Arc<Tablebase>, AgentError> {
     static TABLES: LazyLock<Mutex<HashMap<PathBuf, Arc<Tablebase>>>> = LazyLock::new(Default::default);
     let mut tables = TABLES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     // One file named two ways (`./t.rztb`, `t.rztb`) is still read once.

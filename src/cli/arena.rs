@@ -32,6 +32,10 @@ pub struct MatchArgs {
     /// Worker threads (default: all cores). The games do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Plies of each game drawn uniformly at random (among moves that do not end the game) before
+    /// the agents take over, so that agents deterministic given the position play distinct games.
+    #[arg(long, default_value_t = 0)]
+    opening: u32,
 }
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
@@ -55,7 +59,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
                 .expect("a valid template"),
         );
-        let settings = MatchSettings { games: args.games, seed: args.seed, threads };
+        let settings = MatchSettings { games: args.games, seed: args.seed, threads, opening: args.opening };
         let records = run_match(g, [&a, &b], settings, &|_| progress.inc(1))?;
         progress.finish_and_clear();
         let summary = MatchSummary::new(g, [&a, &b], args.seed, &records);

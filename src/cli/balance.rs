@@ -20,6 +20,10 @@ pub struct BalanceArgs {
     /// Worker threads (default: all cores). The games do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Check a finished study (its folder, holding results.json) against the code instead of running
+    /// one: whether every cell's rules and agents still behave as when it was played.
+    #[arg(long, value_name = "DIR")]
+    check: Option<PathBuf>,
 }
 
 struct Bar(ProgressBar);
@@ -37,6 +41,9 @@ impl Progress for Bar {
 }
 
 pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.check {
+        return check(dir);
+    }
     let study = Study::load(&args.study)?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
@@ -56,17 +63,44 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     write_all(&out, &finished)?;
     let r = &finished.results;
-    let loaded = r.cells.len() - r.played.len();
+    let total = r.cells.len() + r.pairs.len();
+    let loaded = total - r.played.len();
     println!(
-        "study {}: {} cells ({} played now, {loaded} loaded from {})",
+        "study {}: {total} cells ({} played now, {loaded} loaded from {})",
         r.name,
-        r.cells.len(),
         r.played.len(),
         out.display()
     );
     for claim in &r.claims {
-        println!("  {:<4} {:<13} {}", claim.id, claim.verdict.as_str(), claim.measurement);
+        let from = claim.evidence.map_or("no usable evidence", |k| k.as_str());
+        println!("  {:<10} {:<17} from the {from}", claim.id, claim.verdict.as_str());
     }
     println!("wrote {}", out.join("report.md").display());
     Ok(())
+}
+
+fn check(dir: &std::path::Path) -> anyhow::Result<()> {
+    let path = dir.join("results.json");
+    let text =
+        std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    let results: crate::lab::StudyResults = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{} is not a study's results.json: {e}", path.display()))?;
+    let stale = crate::lab::runner::check(&results)?;
+    if stale.is_empty() {
+        println!(
+            "{}: all {} cells were played by rules and agents that behave as the current ones",
+            dir.display(),
+            results.cells.len() + results.pairs.len()
+        );
+        return Ok(());
+    }
+    for s in &stale {
+        println!("stale: {}: {}", s.cell, s.why);
+    }
+    anyhow::bail!(
+        "{}: {} of {} cells are stale; play the study again",
+        dir.display(),
+        stale.len(),
+        results.cells.len() + results.pairs.len()
+    )
 }

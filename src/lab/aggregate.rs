@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::analysis::GameStats;
-use super::stats::{Interval, Z95, mean, score, wilson};
+use super::stats::{Estimate, Interval, clustered, clustered_mean, mean};
 use super::study::Filter;
 
 /// One cell's totals, as in the report's main table.
@@ -19,6 +19,12 @@ pub struct CellSummary {
     pub skill: String,
     pub agent: String,
     pub seed: u64,
+    /// Fingerprints of the behaviour of the rules and the agent that played it
+    /// ([`super::fingerprint`]), for `balance --check`.
+    #[serde(default)]
+    pub rules_print: String,
+    #[serde(default)]
+    pub agent_print: String,
     pub seconds: f64,
     pub sides: [String; 2],
     pub games: u32,
@@ -29,6 +35,12 @@ pub struct CellSummary {
     pub draws_cap: u32,
     /// Other draws (chess: stalemate, fifty moves, insufficient material).
     pub draws_other: u32,
+    /// Distinct games (move sequences), and the effective number of independent games the score
+    /// intervals use (see [`super::stats::clustered`]).
+    #[serde(default)]
+    pub distinct: u32,
+    #[serde(default)]
+    pub effective_n: f64,
     /// Each side's score (win 1, draw ½).
     pub score: [Interval; 2],
     /// The side that moves first from the start, and its score.
@@ -64,7 +76,6 @@ pub fn summarize(
             None => other += 1,
         }
     }
-    let draws = rep + cap + other;
     let first = stats.first().map_or(0, |s| s.first);
     let plies: Vec<f64> = stats.iter().map(|s| s.plies as f64).collect();
     let (plies_mean, plies_sd) = mean(&plies);
@@ -76,6 +87,8 @@ pub fn summarize(
         skill: skill.to_string(),
         agent: cell.agent.clone(),
         seed: cell.seed,
+        rules_print: cell.rules_print.clone(),
+        agent_print: cell.agent_print.clone(),
         seconds,
         sides: sides.map(str::to_string),
         games,
@@ -84,13 +97,32 @@ pub fn summarize(
         draws_repetition: rep,
         draws_cap: cap,
         draws_other: other,
-        score: [0, 1].map(|i| score(wins[i], draws, games)),
+        distinct: stats.iter().map(|s| s.game_key).collect::<std::collections::BTreeSet<_>>().len() as u32,
+        effective_n: side_score(stats, 0).effective_n,
+        score: [0, 1].map(|i| side_score(stats, i).interval),
         first,
-        first_score: score(wins[first], draws, games),
+        first_score: side_score(stats, first).interval,
         plies_mean: plies_mean.estimate,
         plies_sd,
         lost_mean,
     }
+}
+
+/// A side's score (win 1, draw ½, loss 0) over games counted by their clusters.
+pub fn side_score(stats: &[GameStats], side: usize) -> Estimate {
+    let points = |s: &GameStats| match s.winner {
+        None => 0.5,
+        Some(w) if w == side => 1.0,
+        Some(_) => 0.0,
+    };
+    clustered(&stats.iter().map(|s| (s.cluster, points(s))).collect::<Vec<_>>())
+}
+
+/// The mean of a per-game metric over the games that have it, counted by their clusters.
+pub fn metric_mean(stats: &[GameStats], name: &str, sides: [&str; 2]) -> Estimate {
+    let values: Vec<(u64, f64)> =
+        stats.iter().filter_map(|s| metric(s, name, sides).map(|v| (s.cluster, v))).collect();
+    clustered_mean(&values)
 }
 
 /// A per-game number by metric name (see `study::METRICS`); `None` when the game does not have it.
@@ -139,23 +171,24 @@ pub fn matches(stats: &GameStats, filter: &Filter, sides: [&str; 2]) -> bool {
     true
 }
 
-/// The share of games meeting `event` among those meeting `given`, with its Wilson interval, and
-/// the number of games it is taken over.
-pub fn rate(
-    stats: &[GameStats],
-    event: &Filter,
-    given: Option<&Filter>,
-    sides: [&str; 2],
-) -> (Interval, u32) {
-    let pool: Vec<&GameStats> = stats.iter().filter(|s| given.is_none_or(|g| matches(s, g, sides))).collect();
-    let hits = pool.iter().filter(|s| matches(s, event, sides)).count();
-    (wilson(hits as f64, pool.len() as f64, Z95), pool.len() as u32)
+/// The share of games meeting `event` among those meeting `given`, counted by clusters (its `n` is
+/// the number of games it is taken over).
+pub fn rate(stats: &[GameStats], event: &Filter, given: Option<&Filter>, sides: [&str; 2]) -> Estimate {
+    let values: Vec<(u64, f64)> = stats
+        .iter()
+        .filter(|s| given.is_none_or(|g| matches(s, g, sides)))
+        .map(|s| (s.cluster, if matches(s, event, sides) { 1.0 } else { 0.0 }))
+        .collect();
+    clustered(&values)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::lab::schedule::Cell;
+
+    /// Every synthetic game is its own: distinct keys and clusters.
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
     pub(crate) fn game(winner: Option<usize>, reason: &str, plies: u32, lost: [u32; 2]) -> GameStats {
         GameStats {
@@ -167,6 +200,8 @@ mod tests {
             early_lost: [0, lost[1].min(1)],
             left: [1 - lost[0], 16 - lost[1]],
             features: Default::default(),
+            game_key: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            cluster: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -196,6 +231,10 @@ mod tests {
             agent: "a".into(),
             games: 10,
             seed: 3,
+            opening: 0,
+            opponent: None,
+            rules_print: String::new(),
+            agent_print: String::new(),
         };
         let s = summarize("v@s", "v", "s", SIDES, 1.0, &cell, &ten_games());
         assert_eq!((s.wins, s.draws_repetition, s.draws_cap, s.draws_other), ([5, 3], 1, 1, 0));
@@ -216,12 +255,12 @@ mod tests {
         let rebel_win = Filter { winner: Some("rebels".into()), ..Filter::default() };
         let lost_two = Filter { side: Some("rebels".into()), lost_at_least: Some(2), ..Filter::default() };
         // Among the 3 Rebel wins, all lost at least 2 Rebels.
-        let (r, n) = rate(&games, &lost_two, Some(&rebel_win), SIDES);
-        assert_eq!((r.estimate, n), (1.0, 3));
+        let r = rate(&games, &lost_two, Some(&rebel_win), SIDES);
+        assert_eq!((r.interval.estimate, r.n), (1.0, 3));
         // Over all 10 games, 8 lost at least 2.
-        assert_eq!(rate(&games, &lost_two, None, SIDES).0.estimate, 0.8);
+        assert_eq!(rate(&games, &lost_two, None, SIDES).interval.estimate, 0.8);
         let draw = Filter { winner: Some("draw".into()), ..Filter::default() };
-        assert_eq!(rate(&games, &draw, None, SIDES).0.estimate, 0.2);
+        assert_eq!(rate(&games, &draw, None, SIDES).interval.estimate, 0.2);
         assert_eq!(metric(&games[0], "lost:rebels", SIDES), Some(12.0));
         assert_eq!(metric(&games[8], "decisive", SIDES), Some(0.0));
         assert_eq!(metric(&games[0], "doubled_pawns", SIDES), None);

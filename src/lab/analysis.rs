@@ -33,6 +33,18 @@ pub struct GameStats {
     /// Ruleset features by name (chess: pawn structure at ply [`FEATURE_PLY`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub features: BTreeMap<String, f64>,
+    /// A hash of the game's moves: equal games have equal keys.
+    #[serde(default)]
+    pub game_key: u64,
+    /// The group the game's statistics count it in: its random opening's moves, or the whole game when
+    /// it had none (games that repeat, or share an opening, are not independent).
+    #[serde(default)]
+    pub cluster: u64,
+}
+
+/// A stable hash of a sequence of moves.
+fn moves_key(moves: &[String]) -> u64 {
+    super::schedule::fnv1a(&moves.join(" "))
 }
 
 /// Replays a record and measures it.
@@ -97,6 +109,12 @@ fn replay<G: Game>(
         early_lost: [0, 1].map(|s| initial[s].saturating_sub(early[s])),
         left: end,
         features,
+        game_key: moves_key(&record.moves),
+        cluster: moves_key(if record.opening > 0 {
+            &record.moves[..record.opening as usize]
+        } else {
+            &record.moves
+        }),
     })
 }
 
@@ -143,6 +161,7 @@ mod tests {
             start,
             agents: Default::default(),
             moves: moves.iter().map(|m| m.to_string()).collect(),
+            opening: 0,
             winner: None,
             reason: "cap".to_string(),
             plies: moves.len() as u32,

@@ -1,15 +1,32 @@
-//! The claims table: each claim's test read off the cells (or the solver), with a verdict —
-//! supported, contradicted or inconclusive — and the numbers behind it. A verdict from data needs
-//! every variant the test reads to have at least `min_games` games at the top skill level; a solver
-//! test needs a proof.
+//! The claims table. Each claim's test is read off every kind of evidence the study has — the rollout
+//! ladder, the network ladder, best play, proofs — and the claim's verdict comes from the strongest of
+//! them (exact > network > rollout), with the weaker kept beside it and a line where they disagree.
+//!
+//! Every reading states its decision rule, fixed before the data: the verdict is *supported* or
+//! *contradicted* when the whole 95% interval lies on one side of the rule's bound, *inconclusive*
+//! otherwise; *underpowered* where the planned games could not reach every verdict the test names (at
+//! the test's own bound, or at ½ for comparisons), and *insufficient data* where a conditional
+//! statistic rests on fewer than [`MIN_CONDITIONAL`] games. Beside each raw verdict stands the verdict
+//! after Holm's correction across the study's claims on the same evidence (each test's two-sided p
+//! value, from the same normal approximation). A reading from agents that stronger evidence shows
+//! wrong (the tablebase, or a stronger rung that beats them) is marked weak and never gives the
+//! verdict.
 
 use serde::{Deserialize, Serialize};
 
-use super::aggregate::{matches, metric, rate};
+use super::aggregate::{matches, metric_mean, rate, side_score};
 use super::analysis::GameStats;
-use super::stats::{Interval, difference, mean, mean_difference};
+use super::ratings::{Rating, slope};
+use super::stats::{
+    ALPHA, Estimate, Interval, Z95, detectable_effect, difference, holm, mean_difference, normal_cdf,
+};
 use super::store::SolverResult;
-use super::study::{Claim, ClaimTest, Direction, LoadedStudy, Measure, Op};
+use super::study::{
+    Claim, ClaimTest, Direction, EvidenceKind, ExactTest, Ladder, LoadedStudy, Measure, Op, TrendDirection,
+};
+
+/// Qualifying games a conditional statistic needs.
+pub const MIN_CONDITIONAL: u32 = 30;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -17,6 +34,8 @@ pub enum Verdict {
     Supported,
     Contradicted,
     Inconclusive,
+    Underpowered,
+    InsufficientData,
 }
 
 impl Verdict {
@@ -25,8 +44,31 @@ impl Verdict {
             Verdict::Supported => "supported",
             Verdict::Contradicted => "contradicted",
             Verdict::Inconclusive => "inconclusive",
+            Verdict::Underpowered => "underpowered",
+            Verdict::InsufficientData => "insufficient data",
         }
     }
+
+    fn decisive(self) -> bool {
+        matches!(self, Verdict::Supported | Verdict::Contradicted)
+    }
+}
+
+/// One kind of evidence's answer to a claim.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    pub kind: EvidenceKind,
+    /// The numbers it read.
+    pub measurement: String,
+    pub raw: Verdict,
+    /// The two-sided p value of the test's leaning (none for a proof).
+    pub p_value: Option<f64>,
+    /// The verdict after Holm's correction across the claims read on this kind of evidence.
+    pub adjusted: Verdict,
+    /// How the measure moves over the ladder's measured ratings.
+    pub trend: Option<String>,
+    /// Why this evidence is weak, where stronger evidence shows its agents wrong.
+    pub weak: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -37,76 +79,122 @@ pub struct ClaimResult {
     pub definition: String,
     /// The test in words.
     pub test: String,
-    /// The numbers it read.
-    pub measurement: String,
+    /// The decision rule and the smallest effect the planned games detect.
+    pub rule: String,
+    pub detectable: String,
+    /// Every reading, strongest evidence first.
+    pub readings: Vec<Reading>,
+    /// The claim's verdict: the strongest reading's (after Holm), or inconclusive when only weak
+    /// evidence answered.
     pub verdict: Verdict,
+    pub evidence: Option<EvidenceKind>,
+    /// Where the evidence disagrees, or why the verdict stands as it does.
+    pub note: Option<String>,
 }
 
-/// What the claims read: the games of each cell, by variant and skill index.
+/// What the claims read.
 pub struct Evidence<'a> {
     pub study: &'a LoadedStudy,
     /// `stats[variant][skill]`.
     pub stats: Vec<Vec<&'a [GameStats]>>,
+    /// Start values: the tablebase's or the MCTS-solver's, one per variant at most.
     pub solver: &'a [SolverResult],
+    /// Each rung's measured rating, where the rungs played each other.
+    pub ratings: Option<&'a [Rating]>,
+    /// For each rung, why stronger evidence shows it wrong, if it does.
+    pub weak: &'a [Option<String>],
 }
 
 /// A measured number.
 struct Measured {
-    interval: Interval,
+    estimate: Estimate,
     proportion: bool,
+    /// Set for statistics over a subset of games (`given`).
+    conditional: bool,
     text: String,
 }
 
-impl Evidence<'_> {
-    fn measure(&self, m: &Measure, skill: Option<usize>) -> Measured {
-        let study = self.study;
-        let v = study.variant_index(&m.variant).expect("checked");
-        let s = skill.unwrap_or_else(|| study.skill_index(m.skill.as_deref()).expect("checked"));
-        let sides = study.side_names(v);
-        let games = self.stats[v][s];
-        let at = format!("{}@{}", m.variant, study.labels[s]);
-        if let Some(side) = &m.side {
-            let i = study.side_index(v, side).expect("checked");
-            let wins = games.iter().filter(|g| g.winner == Some(i)).count() as u32;
-            let draws = games.iter().filter(|g| g.winner.is_none()).count() as u32;
-            let interval = super::stats::score(wins, draws, games.len() as u32);
-            let text = format!("{side} score {at} {} (n={})", show(interval), games.len());
-            Measured { interval, proportion: true, text }
-        } else if let Some(name) = &m.metric {
-            let values: Vec<f64> = games.iter().filter_map(|g| metric(g, name, sides)).collect();
-            let (interval, _) = mean(&values);
-            let text = format!("mean {name} {at} {} (n={})", show_mean(interval), values.len());
-            Measured { interval, proportion: false, text }
-        } else {
-            let event = m.event.as_ref().expect("checked: one of side, metric, event");
-            let (interval, n) = rate(games, event, m.given.as_ref(), sides);
-            let hits = games
-                .iter()
-                .filter(|g| m.given.as_ref().is_none_or(|f| matches(g, f, sides)) && matches(g, event, sides))
-                .count();
-            let text = format!("rate {at} {hits}/{n} = {}", show(interval));
-            Measured { interval, proportion: true, text }
-        }
+impl Measured {
+    fn interval(&self) -> Interval {
+        self.estimate.interval
     }
 
-    /// Variants whose top-skill cell has fewer than `min_games` games.
-    fn too_few(&self, measures: &[&Measure]) -> Option<String> {
-        let top = self.study.labels.len() - 1;
-        let short: Vec<String> = measures
-            .iter()
-            .map(|m| self.study.variant_index(&m.variant).expect("checked"))
-            .filter(|&v| (self.stats[v][top].len() as u32) < self.study.study.min_games)
-            .map(|v| {
+    /// The standard error the p values use.
+    fn se(&self) -> f64 {
+        if self.proportion {
+            let n = self.estimate.effective_n.max(1.0);
+            let p = self.estimate.interval.estimate.clamp(0.5 / n, 1.0 - 0.5 / n);
+            (p * (1.0 - p) / n).sqrt()
+        } else {
+            ((self.estimate.interval.high - self.estimate.interval.estimate) / Z95).max(1e-12)
+        }
+    }
+}
+
+/// The outcome of one test on one kind of evidence.
+struct Outcome {
+    text: String,
+    raw: Verdict,
+    p_support: f64,
+    p_contra: f64,
+    trend: Option<String>,
+}
+
+impl Evidence<'_> {
+    fn measure(&self, m: &Measure, skill: usize) -> Measured {
+        let study = self.study;
+        let v = study.variant_index(&m.variant).expect("checked");
+        let sides = study.side_names(v);
+        let all = self.stats[v][skill];
+        let games: Vec<GameStats> =
+            all.iter().filter(|g| m.given.as_ref().is_none_or(|f| matches(g, f, sides))).cloned().collect();
+        let at = format!("{}@{}", m.variant, study.labels[skill]);
+        let given = if m.given.is_some() {
+            format!(" given {}", filter_words(m.given.as_ref()))
+        } else {
+            String::new()
+        };
+        let (estimate, proportion, text) = if let Some(side) = &m.side {
+            let e = side_score(&games, study.side_index(v, side).expect("checked"));
+            (e, true, format!("{side} score{given} {at} {} (n={}{})", show(e.interval), e.n, independent(&e)))
+        } else if let Some(name) = &m.metric {
+            let e = metric_mean(&games, name, sides);
+            (
+                e,
+                false,
+                format!("mean {name}{given} {at} {} (n={}{})", show_mean(e.interval), e.n, independent(&e)),
+            )
+        } else {
+            let event = m.event.as_ref().expect("checked: one of side, metric, event");
+            let e = rate(&games, event, None, sides);
+            let hits = games.iter().filter(|g| matches(g, event, sides)).count();
+            (
+                e,
+                true,
                 format!(
-                    "{}@{} has {} games",
-                    self.study.study.variants[v].name,
-                    self.study.top_label(),
-                    self.stats[v][top].len()
-                )
-            })
-            .collect();
-        (!short.is_empty())
-            .then(|| format!("{} (< min_games {})", short.join(", "), self.study.study.min_games))
+                    "rate {}{given} {at} {hits}/{} = {}{}",
+                    filter_words(Some(event)),
+                    e.n,
+                    show(e.interval),
+                    independent(&e)
+                ),
+            )
+        };
+        Measured { estimate, proportion, conditional: m.given.is_some(), text }
+    }
+
+    /// The rung a measure reads on `ladder`; `None` when its skill names another ladder's rung.
+    fn rung(&self, ladder: &Ladder, m: &Measure) -> Option<usize> {
+        ladder.rung(m.skill.as_deref(), &self.study.labels)
+    }
+}
+
+/// `(n_eff ≈ 372 independent)` where games repeat or share openings, nothing otherwise.
+fn independent(e: &Estimate) -> String {
+    if e.effective_n < e.n as f64 - 1.5 {
+        format!(", {:.0} independent", e.effective_n)
+    } else {
+        String::new()
     }
 }
 
@@ -156,6 +244,16 @@ pub fn closer_verdict(a: Interval, b: Interval) -> Verdict {
     decide(far(a) < near(b), far(b) < near(a))
 }
 
+/// The verdict on a slope interval (points per 100 Elo): it goes in `direction`, or the other way or
+/// stays within ± `margin`.
+pub fn trend_verdict(slope: Interval, direction: TrendDirection, margin: f64) -> Verdict {
+    let flat = margin > 0.0 && slope.low >= -margin && slope.high <= margin;
+    match direction {
+        TrendDirection::Falls => decide(slope.high < 0.0, slope.low > 0.0 || flat),
+        TrendDirection::Rises => decide(slope.low > 0.0, slope.high < 0.0 || flat),
+    }
+}
+
 fn decide(holds: bool, fails: bool) -> Verdict {
     if holds {
         Verdict::Supported
@@ -164,6 +262,16 @@ fn decide(holds: bool, fails: bool) -> Verdict {
     } else {
         Verdict::Inconclusive
     }
+}
+
+/// One-sided p value that a statistic `z` standard errors above a bound lies above it.
+fn above(z: f64) -> f64 {
+    1.0 - normal_cdf(z)
+}
+
+/// P values of an equivalence (both one-sided tests of TOST): the larger of the two.
+fn within(estimate: f64, se: f64, low: f64, high: f64) -> f64 {
+    above((estimate - low) / se).max(normal_cdf((estimate - high) / se))
 }
 
 fn direction_word(d: Direction) -> &'static str {
@@ -175,190 +283,424 @@ fn direction_word(d: Direction) -> &'static str {
     }
 }
 
-/// Judges one claim.
-pub fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
-    let (test, measurement, verdict) = match &claim.test {
-        ClaimTest::Threshold { measure, op, value, every_skill } => {
-            let word = if *op == Op::AtLeast { "≥" } else { "≤" };
-            let skills: Vec<Option<usize>> =
-                if *every_skill { (0..evidence.study.labels.len()).map(Some).collect() } else { vec![None] };
-            let mut texts = Vec::new();
-            let mut verdicts = Vec::new();
-            for s in skills {
-                let m = evidence.measure(measure, s);
-                texts.push(m.text);
-                verdicts.push(threshold_verdict(m.interval, *op, *value));
-            }
-            let verdict = if verdicts.iter().all(|v| *v == Verdict::Supported) {
-                Verdict::Supported
-            } else if verdicts.contains(&Verdict::Contradicted) {
-                Verdict::Contradicted
-            } else {
-                Verdict::Inconclusive
-            };
-            let scope = if *every_skill { " at every skill" } else { "" };
-            let mut words = measure_words(measure);
-            if *every_skill {
-                words = words.trim_end_matches(" at top").to_string();
-            }
-            let test = format!("{words} {word} {value}{scope} (whole 95% interval)");
-            (test, texts.join("; "), gate(evidence, &[measure], verdict))
-        }
-        ClaimTest::Near { measure, target, margin } => {
-            let m = evidence.measure(measure, None);
-            let test = format!("{} within {target} ± {margin} (whole 95% interval)", measure_words(measure));
-            (test, m.text, gate(evidence, &[measure], near_verdict(m.interval, *target, *margin)))
-        }
-        ClaimTest::Compare { a, b, direction, margin } => {
-            let (ma, mb) = (evidence.measure(a, None), evidence.measure(b, None));
-            let d = if ma.proportion {
-                difference(ma.interval, mb.interval)
-            } else {
-                mean_difference(ma.interval, mb.interval)
-            };
-            let scale = if ma.proportion { 100.0 } else { 1.0 };
-            let text = format!(
-                "{}; {}; difference {:+.2} [{:+.2}, {:+.2}]",
-                ma.text,
-                mb.text,
-                scale * d.estimate,
-                scale * d.low,
-                scale * d.high
-            );
-            let margin_words = if *margin > 0.0 { format!(" (margin ± {margin})") } else { String::new() };
-            let test = format!(
-                "{} {} {}{margin_words}",
-                measure_words(a),
-                direction_word(*direction),
-                measure_words(b)
-            );
-            (test, text, gate(evidence, &[a, b], compare_verdict(d, *direction, *margin)))
-        }
-        ClaimTest::CloserToHalf { a, b } => {
-            let (ma, mb) = (evidence.measure(a, None), evidence.measure(b, None));
-            let test =
-                format!("{} closer to 50% than {} (whole intervals)", measure_words(a), measure_words(b));
-            (
-                test,
-                format!("{}; {}", ma.text, mb.text),
-                gate(evidence, &[a, b], closer_verdict(ma.interval, mb.interval)),
-            )
-        }
-        ClaimTest::Solver { variant, winner, max_plies } => {
-            let limit = max_plies.map_or(String::new(), |p| format!(" within {p} plies"));
-            let test = format!("the solver proves `{variant}` a {winner} win from the start{limit}");
-            match evidence.solver.iter().find(|r| r.variant == *variant) {
-                None => (test, "no solver run".to_string(), Verdict::Inconclusive),
-                Some(r) => {
-                    let measurement = match (&r.proven, r.plies) {
-                        (Some(w), Some(p)) => {
-                            format!("proven: {w} in at most {p} plies ({} simulations)", r.simulations)
-                        }
-                        _ => format!("not proven within {} simulations", r.budget),
+/// The planned games of a measure's rung (conditional statistics: not plannable, their `n` is what
+/// the data gave).
+fn planned(study: &LoadedStudy, skill: usize, measured: &Measured) -> f64 {
+    if measured.conditional { measured.estimate.n as f64 } else { study.study.skills[skill].games as f64 }
+}
+
+/// Half the width of a 95% interval around a proportion `p` of `n` games.
+fn half_width(p: f64, n: f64) -> f64 {
+    Z95 * (p * (1.0 - p) / n.max(1.0)).sqrt()
+}
+
+impl Evidence<'_> {
+    /// Reads `test` on one ladder; `None` when its measures name rungs of other ladders only.
+    fn outcome(&self, test: &ClaimTest, ladder: &Ladder) -> Option<Outcome> {
+        Some(match test {
+            ClaimTest::Threshold { measure, op, value, every_skill } => {
+                let rungs: Vec<usize> =
+                    if *every_skill { ladder.rungs.clone() } else { vec![self.rung(ladder, measure)?] };
+                let (mut texts, mut verdicts, mut p_support, mut p_contra) =
+                    (Vec::new(), Vec::new(), 0.0f64, 1.0f64);
+                let mut underpowered = false;
+                let mut insufficient = false;
+                for &s in &rungs {
+                    let m = self.measure(measure, s);
+                    let z = (m.interval().estimate - value) / m.se();
+                    let (support, contra) = if *op == Op::AtLeast {
+                        (above(z), normal_cdf(z))
+                    } else {
+                        (normal_cdf(z), above(z))
                     };
-                    let verdict = match (&r.proven, r.plies) {
-                        (Some(w), Some(p)) if w == winner && max_plies.is_none_or(|m| p <= m) => {
-                            Verdict::Supported
-                        }
-                        (Some(_), Some(_)) => Verdict::Contradicted,
-                        _ => Verdict::Inconclusive,
-                    };
-                    (test, measurement, verdict)
+                    p_support = p_support.max(support);
+                    p_contra = p_contra.min(contra * rungs.len() as f64);
+                    let n = planned(self.study, s, &m);
+                    let h = half_width(*value, n);
+                    underpowered |= *value + h > 1.0 || *value - h < 0.0;
+                    insufficient |= m.conditional && m.estimate.n < MIN_CONDITIONAL;
+                    texts.push(m.text.clone());
+                    verdicts.push(threshold_verdict(m.interval(), *op, *value));
+                }
+                let raw = if verdicts.iter().all(|v| *v == Verdict::Supported) {
+                    Verdict::Supported
+                } else if verdicts.contains(&Verdict::Contradicted) {
+                    Verdict::Contradicted
+                } else {
+                    Verdict::Inconclusive
+                };
+                let raw = gate(raw, underpowered, insufficient);
+                Outcome {
+                    text: texts.join("; "),
+                    raw,
+                    p_support,
+                    p_contra: p_contra.min(1.0),
+                    trend: self.trend(measure, ladder),
                 }
             }
+            ClaimTest::Near { measure, target, margin } => {
+                let s = self.rung(ladder, measure)?;
+                let m = self.measure(measure, s);
+                let (e, se) = (m.interval().estimate, m.se());
+                let n = planned(self.study, s, &m);
+                let h = half_width(*target, n);
+                let underpowered = h >= *margin || (target - margin - h <= 0.0 && target + margin + h >= 1.0);
+                let raw = gate(
+                    near_verdict(m.interval(), *target, *margin),
+                    underpowered,
+                    m.conditional && m.estimate.n < MIN_CONDITIONAL,
+                );
+                let p_support = within(e, se, target - margin, target + margin);
+                let p_contra = (2.0
+                    * normal_cdf((e - (target - margin)) / se).min(above((e - (target + margin)) / se)))
+                .min(1.0);
+                Outcome { text: m.text, raw, p_support, p_contra, trend: self.trend(measure, ladder) }
+            }
+            ClaimTest::Compare { a, b, direction, margin } => {
+                let (sa, sb) = (self.rung(ladder, a)?, self.rung(ladder, b)?);
+                let (ma, mb) = (self.measure(a, sa), self.measure(b, sb));
+                let d = if ma.proportion {
+                    difference(ma.interval(), mb.interval())
+                } else {
+                    mean_difference(ma.interval(), mb.interval())
+                };
+                let se = (ma.se().powi(2) + mb.se().powi(2)).sqrt();
+                let scale = if ma.proportion { 100.0 } else { 1.0 };
+                let text = format!(
+                    "{}; {}; difference {:+.2} [{:+.2}, {:+.2}]",
+                    ma.text,
+                    mb.text,
+                    scale * d.estimate,
+                    scale * d.low,
+                    scale * d.high
+                );
+                let z = d.estimate / se;
+                let equivalent = if *margin > 0.0 { within(d.estimate, se, -margin, *margin) } else { 1.0 };
+                let (p_support, p_contra) = match direction {
+                    Direction::Greater => (above(z), normal_cdf(z).min(equivalent)),
+                    Direction::Less => (normal_cdf(z), above(z).min(equivalent)),
+                    Direction::Different => (2.0 * above(z.abs()), equivalent),
+                    Direction::Equal => (equivalent, 2.0 * above((d.estimate.abs() - margin) / se)),
+                };
+                // Reachability at ½ (proportions) with the planned games of both.
+                let (na, nb) = (planned(self.study, sa, &ma), planned(self.study, sb, &mb));
+                let hd = if ma.proportion {
+                    (half_width(0.5, na).powi(2) + half_width(0.5, nb).powi(2)).sqrt()
+                } else {
+                    0.0
+                };
+                // `different` is contradicted only by an equivalence, and `equal` supported only by one.
+                let underpowered = match direction {
+                    Direction::Equal => hd >= *margin,
+                    Direction::Different => *margin <= 0.0 || hd >= *margin,
+                    Direction::Greater | Direction::Less => false,
+                };
+                let insufficient = [&ma, &mb].iter().any(|m| m.conditional && m.estimate.n < MIN_CONDITIONAL);
+                let raw = gate(compare_verdict(d, *direction, *margin), underpowered, insufficient);
+                Outcome { text, raw, p_support: p_support.min(1.0), p_contra: p_contra.min(1.0), trend: None }
+            }
+            ClaimTest::CloserToHalf { a, b } => {
+                let (sa, sb) = (self.rung(ladder, a)?, self.rung(ladder, b)?);
+                let (ma, mb) = (self.measure(a, sa), self.measure(b, sb));
+                let gap = (mb.interval().estimate - 0.5).abs() - (ma.interval().estimate - 0.5).abs();
+                let z = gap / (ma.se().powi(2) + mb.se().powi(2)).sqrt();
+                let insufficient = [&ma, &mb].iter().any(|m| m.conditional && m.estimate.n < MIN_CONDITIONAL);
+                let raw = gate(closer_verdict(ma.interval(), mb.interval()), false, insufficient);
+                Outcome {
+                    text: format!("{}; {}", ma.text, mb.text),
+                    raw,
+                    p_support: above(z),
+                    p_contra: normal_cdf(z),
+                    trend: None,
+                }
+            }
+            ClaimTest::Trend { measure, direction, margin, toward_half } => {
+                let Some((b, text)) = self.slope(measure, ladder, *toward_half) else {
+                    let text = "no slope: the ladder has fewer than two rated rungs (its rungs did not play each other)";
+                    return Some(Outcome {
+                        text: text.to_string(),
+                        raw: Verdict::Inconclusive,
+                        p_support: 1.0,
+                        p_contra: 1.0,
+                        trend: None,
+                    });
+                };
+                let se = (b.high - b.estimate) / Z95;
+                let z = b.estimate / se.max(1e-12);
+                let flat = if *margin > 0.0 { within(b.estimate, se, -margin, *margin) } else { 1.0 };
+                let (p_support, p_contra) = match direction {
+                    TrendDirection::Falls => (normal_cdf(z), above(z).min(flat)),
+                    TrendDirection::Rises => (above(z), normal_cdf(z).min(flat)),
+                };
+                let underpowered = *margin <= 0.0 || b.high - b.estimate >= *margin;
+                let raw = gate(trend_verdict(b, *direction, *margin), underpowered, false);
+                Outcome { text, raw, p_support, p_contra, trend: None }
+            }
+            ClaimTest::Solver { .. } => return None,
+        })
+    }
+
+    /// The measure's slope (points per 100 Elo) against the ratings of the ladder's rungs, with its
+    /// interval and a line of text.
+    fn slope(&self, measure: &Measure, ladder: &Ladder, toward_half: bool) -> Option<(Interval, String)> {
+        let ratings = self.ratings?;
+        let points: Vec<(f64, f64, f64)> = ladder
+            .rungs
+            .iter()
+            .map(|&s| {
+                let m = self.measure(measure, s);
+                let value =
+                    if toward_half { (m.interval().estimate - 0.5).abs() } else { m.interval().estimate };
+                (ratings[s].elo / 100.0, 100.0 * value, 100.0 * m.se())
+            })
+            .collect();
+        let (b, low, high) = slope(&points)?;
+        let what = if toward_half { "distance from 50%" } else { "value" };
+        let text = format!(
+            "{what} {} over the ladder's ratings: {b:+.2} points per 100 Elo [{low:+.2}, {high:+.2}] ({} rungs)",
+            points.iter().map(|p| format!("{:.1}", p.1)).collect::<Vec<_>>().join(" → "),
+            points.len()
+        );
+        Some((Interval { estimate: b, low, high }, text))
+    }
+
+    /// The trend line of a test's measure, where the ladder is rated.
+    fn trend(&self, measure: &Measure, ladder: &Ladder) -> Option<String> {
+        if ladder.rungs.len() < 2 || measure.skill.is_some() {
+            return None;
         }
-    };
+        self.slope(measure, ladder, false).map(|(_, text)| text)
+    }
+
+    /// The exact reading of a proof test, from the tablebase or the MCTS-solver.
+    fn exact(&self, exact: &ExactTest) -> Reading {
+        let (measurement, raw) = match self.solver.iter().find(|r| r.variant == exact.variant) {
+            None => ("no exact value: the solver did not run".to_string(), Verdict::Inconclusive),
+            Some(r) => {
+                let text = r.describe();
+                let raw = match (&r.proven, r.plies) {
+                    (Some(w), Some(p)) if *w == exact.winner && exact.max_plies.is_none_or(|m| p <= m) => {
+                        Verdict::Supported
+                    }
+                    (Some(_), Some(_)) => Verdict::Contradicted,
+                    _ => Verdict::Inconclusive,
+                };
+                (text, raw)
+            }
+        };
+        Reading {
+            kind: EvidenceKind::Exact,
+            measurement,
+            raw,
+            p_value: None,
+            adjusted: raw,
+            trend: None,
+            weak: None,
+        }
+    }
+}
+
+/// A data verdict needs the planned games to reach every verdict, and conditional statistics their
+/// qualifying games.
+fn gate(verdict: Verdict, underpowered: bool, insufficient: bool) -> Verdict {
+    if insufficient {
+        Verdict::InsufficientData
+    } else if underpowered {
+        Verdict::Underpowered
+    } else {
+        verdict
+    }
+}
+
+/// Judges every claim of the study, with Holm's correction across the claims read on each kind of
+/// evidence.
+pub fn judge_all(evidence: &Evidence) -> Vec<ClaimResult> {
+    let mut results: Vec<ClaimResult> =
+        evidence.study.study.claims.iter().map(|c| judge(evidence, c)).collect();
+    for kind in [EvidenceKind::Rollout, EvidenceKind::Network, EvidenceKind::Exact] {
+        let tested: Vec<(usize, usize, f64)> = results
+            .iter()
+            .enumerate()
+            .flat_map(|(c, r)| r.readings.iter().enumerate().map(move |(i, reading)| (c, i, reading)))
+            .filter(|(_, _, reading)| reading.kind == kind)
+            .filter_map(|(c, i, reading)| reading.p_value.map(|p| (c, i, p)))
+            .collect();
+        let adjusted = holm(&tested.iter().map(|t| t.2).collect::<Vec<_>>());
+        for ((c, i, _), p) in tested.into_iter().zip(adjusted) {
+            let reading = &mut results[c].readings[i];
+            reading.adjusted =
+                if reading.raw.decisive() && p >= ALPHA { Verdict::Inconclusive } else { reading.raw };
+        }
+    }
+    for result in &mut results {
+        headline(result);
+    }
+    results
+}
+
+/// Judges one claim on every kind of evidence (the verdict is set by [`judge_all`]).
+fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
+    let study = evidence.study;
+    let (test, rule, detectable) = describe(study, &claim.test);
+    let mut readings = Vec::new();
+    if let ClaimTest::Solver { variant, winner, max_plies } = &claim.test {
+        readings.push(evidence.exact(&ExactTest {
+            variant: variant.clone(),
+            winner: winner.clone(),
+            max_plies: *max_plies,
+        }));
+    }
+    if let Some(exact) = &claim.exact {
+        readings.push(evidence.exact(exact));
+    }
+    for ladder in study.ladders.iter().rev() {
+        let Some(outcome) = evidence.outcome(&claim.test, ladder) else { continue };
+        let top = *ladder.rungs.last().expect("a ladder has a rung");
+        // The p value of the way the reading leans: its verdict's, or the smaller of the two.
+        let p_value = 2.0
+            * match outcome.raw {
+                Verdict::Supported => outcome.p_support,
+                Verdict::Contradicted => outcome.p_contra,
+                _ => outcome.p_support.min(outcome.p_contra),
+            };
+        readings.push(Reading {
+            kind: ladder.kind,
+            measurement: outcome.text,
+            raw: outcome.raw,
+            p_value: Some(p_value.min(1.0)),
+            adjusted: outcome.raw,
+            trend: outcome.trend,
+            weak: evidence.weak.get(top).cloned().flatten(),
+        });
+    }
+    readings.sort_by_key(|r| std::cmp::Reverse(r.kind));
     ClaimResult {
         id: claim.id.clone(),
         who: claim.who.clone(),
         quote: claim.quote.clone(),
         definition: claim.definition.clone(),
         test,
-        measurement,
-        verdict,
+        rule,
+        detectable,
+        readings,
+        verdict: Verdict::Inconclusive,
+        evidence: None,
+        note: None,
     }
 }
 
-/// A data verdict stands only with enough games at the top skill level.
-fn gate(evidence: &Evidence, measures: &[&Measure], verdict: Verdict) -> Verdict {
-    match evidence.too_few(measures) {
-        Some(_) => Verdict::Inconclusive,
-        None => verdict,
-    }
-}
-
-/// Why a data claim is inconclusive for lack of games, for the report.
-pub fn shortfall(evidence: &Evidence, claim: &Claim) -> Option<String> {
-    match &claim.test {
-        ClaimTest::Threshold { measure, .. } | ClaimTest::Near { measure, .. } => {
-            evidence.too_few(&[measure])
+/// The claim's verdict from its strongest reading that is not weak, and a note where readings
+/// disagree or only weak evidence answered.
+fn headline(result: &mut ClaimResult) {
+    let strongest = result.readings.iter().find(|r| r.weak.is_none());
+    match strongest {
+        Some(best) => {
+            result.verdict = best.adjusted;
+            result.evidence = Some(best.kind);
+            let disagreeing: Vec<String> = result
+                .readings
+                .iter()
+                .filter(|r| {
+                    r.kind != best.kind
+                        && r.adjusted.decisive()
+                        && best.adjusted.decisive()
+                        && r.adjusted != best.adjusted
+                })
+                .map(|r| format!("the {} says {}", r.kind.as_str(), r.adjusted.as_str()))
+                .collect();
+            if !disagreeing.is_empty() {
+                result.note = Some(format!("weaker evidence disagrees: {}", disagreeing.join("; ")));
+            }
         }
-        ClaimTest::Compare { a, b, .. } | ClaimTest::CloserToHalf { a, b } => evidence.too_few(&[a, b]),
-        ClaimTest::Solver { .. } => None,
+        None => {
+            result.verdict = Verdict::Inconclusive;
+            result.evidence = None;
+            if !result.readings.is_empty() {
+                result.note =
+                    Some("only evidence from agents shown wrong by stronger evidence answered".to_string());
+            }
+        }
     }
+}
+
+/// The test in words, its decision rule, and the smallest effect the planned games detect.
+fn describe(study: &LoadedStudy, test: &ClaimTest) -> (String, String, String) {
+    let games = |m: &Measure| {
+        let top =
+            study.ladders.iter().filter_map(|l| l.rung(m.skill.as_deref(), &study.labels)).max().unwrap_or(0);
+        study.study.skills[top].games as f64
+    };
+    let pct = |x: f64| format!("{:.1} points", 100.0 * x);
+    match test {
+        ClaimTest::Threshold { measure, op, value, every_skill } => {
+            let word = if *op == Op::AtLeast { "≥" } else { "≤" };
+            let scope = if *every_skill { " at every rung" } else { "" };
+            let mut words = measure_words(measure);
+            if *every_skill {
+                words = words.trim_end_matches(" at top").to_string();
+            }
+            let rule = format!("supported if the whole 95% interval is {word} {value}{scope}; contradicted if it lies wholly on the other side{}", if *every_skill { " at any rung" } else { "" });
+            (format!("{words} {word} {value}{scope}"), rule, pct(detectable_effect(*value, games(measure))))
+        }
+        ClaimTest::Near { measure, target, margin } => (
+            format!("{} within {target} ± {margin}", measure_words(measure)),
+            format!("supported if the whole 95% interval lies within {target} ± {margin}; contradicted if it lies wholly outside"),
+            pct(detectable_effect(*target, games(measure))),
+        ),
+        ClaimTest::Compare { a, b, direction, margin } => {
+            let margin_words = if *margin > 0.0 { format!(" (margin ± {margin})") } else { String::new() };
+            let rule = match direction {
+                Direction::Equal => format!("supported if the difference's 95% interval lies within ± {margin}; contradicted if it lies wholly outside"),
+                _ => format!("supported if the difference's 95% interval lies wholly {} 0; contradicted if it lies wholly on the other side{}", if *direction == Direction::Less { "below" } else { "above" }, if *margin > 0.0 { format!(" or within ± {margin}") } else { String::new() }),
+            };
+            let n = games(a).min(games(b));
+            (
+                format!("{} {} {}{margin_words}", measure_words(a), direction_word(*direction), measure_words(b)),
+                rule,
+                format!("{} (difference of two scores at 50%)", pct(detectable_effect(0.5, n) * 2f64.sqrt())),
+            )
+        }
+        ClaimTest::CloserToHalf { a, b } => (
+            format!("{} closer to 50% than {}", measure_words(a), measure_words(b)),
+            "supported if every value of the first interval is closer to 50% than every value of the second; contradicted the other way round".to_string(),
+            pct(detectable_effect(0.5, games(a).min(games(b))) * 2f64.sqrt()),
+        ),
+        ClaimTest::Trend { measure, direction, margin, toward_half } => {
+            let what = if *toward_half { format!("distance from 50% of the {}", measure_words(measure)) } else { measure_words(measure) };
+            let way = if *direction == TrendDirection::Falls { "falls" } else { "rises" };
+            (
+                format!("{what} {way} with measured skill"),
+                format!("supported if the slope's 95% interval against the rungs' ratings lies wholly on the side where it {way}; contradicted if it lies wholly on the other side or within ± {margin} points per 100 Elo"),
+                format!("a slope of about 2.8 standard errors of the measured one (see the reading); the test asks to tell ± {margin} points per 100 Elo from 0"),
+            )
+        }
+        ClaimTest::Solver { variant, winner, max_plies } => {
+            let limit = max_plies.map_or(String::new(), |p| format!(" within {p} plies"));
+            (
+                format!("the start of `{variant}` is a forced {winner} win{limit}"),
+                "a proof: the tablebase where one covers the rules, else the MCTS-solver".to_string(),
+                "(a proof)".to_string(),
+            )
+        }
+    }
+}
+
+fn filter_words(f: Option<&super::study::Filter>) -> String {
+    f.map_or(String::new(), |f| toml::to_string(f).unwrap_or_default().trim().replace('\n', ", "))
 }
 
 fn measure_words(m: &Measure) -> String {
     let skill = m.skill.as_deref().unwrap_or("top");
+    let given =
+        m.given.as_ref().map_or(String::new(), |g| format!(" among games with {}", filter_words(Some(g))));
     if let Some(side) = &m.side {
-        format!("score of {side} in {} at {skill}", m.variant)
+        format!("score of {side}{given} in {} at {skill}", m.variant)
     } else if let Some(name) = &m.metric {
-        format!("mean {name} in {} at {skill}", m.variant)
+        format!("mean {name}{given} in {} at {skill}", m.variant)
     } else {
-        let f = |f: &super::study::Filter| toml::to_string(f).unwrap_or_default().trim().replace('\n', ", ");
-        let given = m.given.as_ref().map_or(String::new(), |g| format!(" among games with {}", f(g)));
-        format!(
-            "share of games with {}{given} in {} at {skill}",
-            f(m.event.as_ref().expect("checked")),
-            m.variant
-        )
+        format!("share of games with {}{given} in {} at {skill}", filter_words(m.event.as_ref()), m.variant)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lab::stats::{Z95, score, wilson};
-
-    fn i(estimate: f64, low: f64, high: f64) -> Interval {
-        Interval { estimate, low, high }
-    }
-
-    #[test]
-    fn thresholds_need_the_whole_interval() {
-        // 300 Rebel wins of 400: 75%, Wilson [70.5, 79.0].
-        let rebels = score(300, 0, 400);
-        assert!((rebels.low - 0.7053).abs() < 1e-3 && (rebels.high - 0.7900).abs() < 1e-3);
-        assert_eq!(threshold_verdict(rebels, Op::AtLeast, 0.7), Verdict::Supported);
-        assert_eq!(threshold_verdict(rebels, Op::AtLeast, 0.75), Verdict::Inconclusive);
-        assert_eq!(threshold_verdict(rebels, Op::AtLeast, 0.8), Verdict::Contradicted);
-        assert_eq!(threshold_verdict(rebels, Op::AtMost, 0.8), Verdict::Supported);
-        assert_eq!(threshold_verdict(rebels, Op::AtMost, 0.7), Verdict::Contradicted);
-    }
-
-    #[test]
-    fn comparisons_read_the_difference_interval() {
-        // 240/400 vs 200/400: 60% − 50% = +10 points, Newcombe [+3.1, +16.8]: significant.
-        let d = difference(score(240, 0, 400), score(200, 0, 400));
-        assert!((d.low - 0.0311).abs() < 1e-3 && (d.high - 0.1676).abs() < 1e-3, "{d:?}");
-        assert_eq!(compare_verdict(d, Direction::Greater, 0.0), Verdict::Supported);
-        assert_eq!(compare_verdict(d, Direction::Less, 0.0), Verdict::Contradicted);
-        assert_eq!(compare_verdict(d, Direction::Different, 0.0), Verdict::Supported);
-        assert_eq!(compare_verdict(d, Direction::Equal, 0.05), Verdict::Inconclusive);
-        assert_eq!(compare_verdict(d, Direction::Equal, 0.2), Verdict::Supported);
-        assert_eq!(compare_verdict(i(0.0, -0.01, 0.02), Direction::Greater, 0.05), Verdict::Contradicted);
-        assert_eq!(compare_verdict(i(0.3, 0.1, 0.4), Direction::Equal, 0.05), Verdict::Contradicted);
-    }
-
-    #[test]
-    fn near_and_closer_to_half() {
-        assert_eq!(near_verdict(i(0.5, 0.46, 0.54), 0.5, 0.05), Verdict::Supported);
-        assert_eq!(near_verdict(i(0.5, 0.44, 0.56), 0.5, 0.05), Verdict::Inconclusive);
-        assert_eq!(near_verdict(i(0.7, 0.6, 0.8), 0.5, 0.05), Verdict::Contradicted);
-        // a at 55% [50, 60] is within 10 points of ½; b at 80% [75, 85] is at least 25 away.
-        assert_eq!(closer_verdict(i(0.55, 0.5, 0.6), i(0.8, 0.75, 0.85)), Verdict::Supported);
-        assert_eq!(closer_verdict(i(0.8, 0.75, 0.85), i(0.55, 0.5, 0.6)), Verdict::Contradicted);
-        assert_eq!(closer_verdict(i(0.6, 0.5, 0.7), i(0.3, 0.2, 0.4)), Verdict::Inconclusive);
-        assert_eq!(closer_verdict(wilson(0.0, 0.0, Z95), i(0.9, 0.8, 1.0)), Verdict::Inconclusive);
-    }
-}
+mod tests;

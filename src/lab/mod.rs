@@ -17,6 +17,8 @@ pub mod analysis;
 pub mod charts;
 pub mod claims;
 pub mod compare;
+pub mod fingerprint;
+pub mod ratings;
 pub mod report;
 pub mod runner;
 pub mod schedule;

@@ -9,9 +9,11 @@ use anyhow::Context;
 use serde::Serialize;
 
 use super::charts;
-use super::claims::show;
+use super::claims::{ClaimResult, show};
 use super::runner::{Finished, StudyResults};
+use super::stats::{Z95, wilson};
 use super::store::write_atomic;
+use super::study::EvidenceKind;
 use crate::agents::GameRecord;
 
 /// One line of the study's games.jsonl: the match record and the cell it belongs to.
@@ -39,65 +41,214 @@ pub fn write_all(out: &Path, finished: &Finished) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The report as Markdown.
+/// The report as Markdown: each section is written by a function of its own.
 pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
     let mut md = String::new();
-    let w = &mut md;
+    let sections: [fn(&mut String, &StudyResults); 9] = [
+        header,
+        reproduce,
+        ladder,
+        variants,
+        exact_values,
+        cell_results,
+        wins_by_reason,
+        comparisons,
+        claims,
+    ];
+    for section in sections {
+        section(&mut md, r);
+    }
+    if !charts.is_empty() {
+        let _ = writeln!(md, "\n## Charts\n");
+        for chart in charts {
+            let _ = writeln!(md, "![{chart}]({chart})\n");
+        }
+    }
+    cells(&mut md, r);
+    md
+}
+
+fn header(w: &mut String, r: &StudyResults) {
     let _ = writeln!(w, "# Balance study `{}`\n", r.name);
     if !r.description.is_empty() {
         let _ = writeln!(w, "{}\n", r.description.trim());
     }
-    let _ = writeln!(w, "## Reproduce\n");
-    let _ = writeln!(w, "```sh\n{}\n```\n", r.command);
-    let _ = writeln!(w, "| | |\n| --- | --- |");
-    let _ = writeln!(w, "| study file | `{}` (SHA-256 `{}`) |", r.file, r.study_sha256);
-    let _ = writeln!(
-        w,
-        "| study seed | {} (each cell's seed derives from it and the cell's name; listed below) |",
-        r.seed
-    );
-    let _ = writeln!(w, "| rebel-zero | {} (git `{}`) |", r.version, r.commit);
-    let _ = writeln!(w, "| RULES.md | SHA-256 `{}` |", r.rules_sha256);
-    let _ = writeln!(w, "| threads | {} (the games do not depend on it) |", r.threads);
-    let _ = writeln!(
-        w,
-        "| time | {:.1} s of compute over all cells and solver runs; this invocation {:.1} s wall-clock |",
-        r.compute_seconds, r.run_seconds
-    );
-    let _ = writeln!(
-        w,
-        "| verdicts | need ≥ {} games per variant at the top skill level, or a solver proof |\n",
-        r.min_games
-    );
+}
 
-    let _ = writeln!(w, "## Skill ladder\n\nEach agent plays itself; seats alternate game by game.\n");
-    let _ = writeln!(w, "| skill | agent | games per variant |\n| --- | --- | ---: |");
-    for s in &r.skills {
-        let _ = writeln!(w, "| {} | `{}` | {} |", s.label, s.agent, s.games);
+fn reproduce(w: &mut String, r: &StudyResults) {
+    let _ = writeln!(w, "## Reproduce\n\n```sh\n{}\n```\n\n| | |\n| --- | --- |", r.command);
+    let rows = [
+        ("study file", format!("`{}` (SHA-256 `{}`)", r.file, r.study_sha256)),
+        (
+            "study seed",
+            format!("{} (each cell's seed derives from it and the cell's name; listed below)", r.seed),
+        ),
+        (
+            "openings",
+            format!(
+                "the first {} plies of every game drawn uniformly among the moves that do not end it",
+                r.opening
+            ),
+        ),
+        ("binary", format!("rebel-zero {} built from git `{}` by {}", r.version, r.commit, r.rustc)),
+        ("RULES.md", format!("SHA-256 `{}`", r.rules_sha256)),
+        ("threads", format!("{} (the games do not depend on it)", r.threads)),
+        (
+            "time",
+            format!(
+                "{:.1} s of compute over all cells and solver runs; this invocation {:.1} s wall-clock",
+                r.compute_seconds, r.run_seconds
+            ),
+        ),
+        (
+            "verdicts",
+            format!(
+                "from the strongest evidence (exact > network ladder > rollout ladder); a verdict from data needs ≥ {} games at the ladder's top rung",
+                r.min_games
+            ),
+        ),
+    ];
+    for (key, value) in rows {
+        let _ = writeln!(w, "| {key} | {value} |");
     }
-    let _ = writeln!(w, "\n## Variants\n\n| variant | spec | sides |\n| --- | --- | --- |");
+    let _ = writeln!(w);
+}
+
+fn ladder(w: &mut String, r: &StudyResults) {
+    let _ = writeln!(
+        w,
+        "## Skill ladder\n\nEach rung plays itself, seats alternating. *Rating*: Bradley–Terry Elo from the rungs' \
+         cross-play (the weakest rung at 0), 95% interval. *Tablebase*: the rung's games on the variants a \
+         table covers in which some move after the opening gave up a forced result. A rung shown wrong by \
+         stronger evidence gives no verdict.\n"
+    );
+    let _ =
+        writeln!(w, "| rung | evidence | agent | games per variant | rating | tablebase | shown wrong by |");
+    let _ = writeln!(w, "| --- | --- | --- | ---: | --- | --- | --- |");
+    for (i, (s, rung)) in r.skills.iter().zip(&r.rungs).enumerate() {
+        let rating = rung.rating.map_or("–".to_string(), |x| {
+            let below = (i > 0).then(|| r.rungs[i - 1].rating).flatten().filter(|b| b.elo >= x.elo);
+            format!(
+                "{:.0} [{:.0}, {:.0}]{}",
+                x.elo,
+                x.low,
+                x.high,
+                if below.is_some() { " (not stronger than the rung below)" } else { "" }
+            )
+        });
+        let judged = if rung.judged > 0 {
+            format!("{} of {} games", rung.erred, rung.judged)
+        } else {
+            "–".to_string()
+        };
+        let agent = match &s.weights {
+            Some((file, sha)) => format!("`{}` (`{file}`, SHA-256 `{sha}`)", s.agent),
+            None => format!("`{}`", s.agent),
+        };
+        let _ = writeln!(
+            w,
+            "| {} | {} | {agent} | {} | {rating} | {judged} | {} |",
+            s.label,
+            rung.kind.as_str(),
+            s.games,
+            rung.weak.as_deref().unwrap_or("–")
+        );
+    }
+    let _ = writeln!(w);
+    cross_play(w, r);
+}
+
+/// The games the ratings come from: every pair of rungs, seats alternating.
+fn cross_play(w: &mut String, r: &StudyResults) {
+    let Some(first) = r.pairs.first() else { return };
+    let _ = writeln!(
+        w,
+        "### Cross-play
+
+On `{}`, seats alternating; the score is the first rung's (95% Wilson interval).
+
+\
+         | rung a | rung b | games | a's score |\n| --- | --- | ---: | --- |",
+        first.spec
+    );
+    for p in &r.pairs {
+        let score = wilson(p.points_a, p.games as f64, Z95);
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {:.1}% [{:.1}, {:.1}] |",
+            p.a,
+            p.b,
+            p.games,
+            100.0 * score.estimate,
+            100.0 * score.low,
+            100.0 * score.high
+        );
+    }
+    let _ = writeln!(w);
+}
+
+fn variants(w: &mut String, r: &StudyResults) {
+    let _ = writeln!(w, "## Variants\n\n| variant | spec | sides |\n| --- | --- | --- |");
     for v in &r.variants {
         let _ = writeln!(w, "| {} | `{}` | {} / {} |", v.name, v.spec, v.sides[0], v.sides[1]);
     }
+}
 
+fn exact_values(w: &mut String, r: &StudyResults) {
+    if r.solver.is_empty() {
+        return;
+    }
     let _ = writeln!(
         w,
-        "\n## Results per variant and skill\n\nScore: win 1, draw ½, with its 95% Wilson interval. Draws are split \
-         into repetition, cap and other (chess: stalemate, fifty moves, material). *first* is the side that moves \
-         first. Lost: pieces each side lost per game.\n"
+        "\n## Exact values\n\nEach listed variant's start: read from its tablebase where the table file is \
+         present, else searched by the MCTS-solver (decisive rollouts, a bounded budget; a proof's length \
+         bounds the game from above), beside the scores the ladders' top rungs measured.\n"
     );
     let _ = writeln!(
         w,
-        "| variant | skill | games | wins side 0 / 1 | draws rep / cap / other | side 0 score | side 1 score | first mover score | plies mean ± sd | lost per game 0 / 1 |"
+        "| variant | spec | value of the start | top rungs' scores (side 0) | seconds |\n| --- | --- | --- | --- | ---: |"
     );
-    let _ = writeln!(w, "| --- | --- | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |");
+    for s in &r.solver {
+        let tops: Vec<String> = r
+            .cells
+            .iter()
+            .filter(|c| c.variant == s.variant && r.rungs.iter().any(|g| g.label == c.skill))
+            .map(|c| format!("{} {}", c.skill, show(c.score[0])))
+            .collect();
+        let _ = writeln!(
+            w,
+            "| {} | `{}` | **{}** | {} | {:.1} |",
+            s.variant,
+            s.spec,
+            s.describe(),
+            tops.join("; "),
+            s.seconds
+        );
+    }
+}
+
+fn cell_results(w: &mut String, r: &StudyResults) {
+    let _ = writeln!(
+        w,
+        "\n## Results per variant and skill\n\nScore: win 1, draw ½, with its 95% Wilson interval on the games' effective \
+         number (games that repeat or share their opening count once: *independent*). Draws are split into \
+         repetition, cap and other (chess: stalemate, fifty moves, material). *first* is the side that moves first. \
+         Lost: pieces each side lost per game.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| variant | skill | games | distinct | independent | wins side 0 / 1 | draws rep / cap / other | side 0 score | side 1 score | first mover score | plies mean ± sd | lost per game 0 / 1 |"
+    );
+    let _ = writeln!(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |");
     for c in &r.cells {
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} {} / {} {} | {} / {} / {} | {} {} | {} {} | {} {} | {:.1} ± {:.1} | {:.2} / {:.2} |",
+            "| {} | {} | {} | {} | {:.0} | {} {} / {} {} | {} / {} / {} | {} {} | {} {} | {} {} | {:.1} ± {:.1} | {:.2} / {:.2} |",
             c.variant,
             c.skill,
             c.games,
+            c.distinct,
+            c.effective_n,
             c.sides[0],
             c.wins[0],
             c.sides[1],
@@ -117,7 +268,9 @@ pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
             c.lost_mean[1]
         );
     }
+}
 
+fn wins_by_reason(w: &mut String, r: &StudyResults) {
     let _ = writeln!(
         w,
         "\n## How the games were won\n\nEach side's wins by the reason the game ended (RULES.md's outcomes).\n\n\
@@ -127,94 +280,122 @@ pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
         let reasons = |i: usize| {
             let list: Vec<String> =
                 c.win_reasons[i].iter().map(|(reason, n)| format!("{reason} {n}")).collect();
-            format!(
-                "{} {}{}",
-                c.sides[i],
-                c.wins[i],
-                if list.is_empty() { String::new() } else { format!(" ({})", list.join(", ")) }
-            )
+            let detail = if list.is_empty() { String::new() } else { format!(" ({})", list.join(", ")) };
+            format!("{} {}{detail}", c.sides[i], c.wins[i])
         };
         let _ = writeln!(w, "| {} | {} | {} | {} |", c.variant, c.skill, reasons(0), reasons(1));
     }
+}
 
-    if !r.comparisons.is_empty() {
+fn comparisons(w: &mut String, r: &StudyResults) {
+    if r.comparisons.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "\n## Variant comparisons\n\nDifference of side 0's score (a − b) with Newcombe's hybrid score interval; \
+         **significant** when the interval leaves out 0 (each comparison on its own, no correction for their number).\n"
+    );
+    let _ = writeln!(
+        w,
+        "| skill | a | b | side | difference | significant |\n| --- | --- | --- | --- | --- | --- |"
+    );
+    for c in &r.comparisons {
+        let d = c.difference;
+        let significant = if c.significant { "**yes**" } else { "no" };
         let _ = writeln!(
             w,
-            "\n## Variant comparisons\n\nDifference of side 0's score (a − b) with Newcombe's hybrid score interval; \
-             **significant** when the interval leaves out 0.\n"
+            "| {} | {} | {} | {} | {:+.1} [{:+.1}, {:+.1}] points | {significant} |",
+            c.skill,
+            c.a,
+            c.b,
+            c.side,
+            100.0 * d.estimate,
+            100.0 * d.low,
+            100.0 * d.high
         );
+    }
+}
+
+fn claims(w: &mut String, r: &StudyResults) {
+    if r.claims.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "\n## Claims\n\nThe verdict comes from the strongest evidence that answered (exact > network ladder > \
+         rollout ladder) and is given after Holm's correction across the claims read on that evidence; the \
+         columns give every kind's verdict, raw and after the correction.\n"
+    );
+    let _ = writeln!(
+        w,
+        "| id | claim | verdict | from | exact | network ladder | rollout ladder |\n| --- | --- | --- | --- | --- | --- | --- |"
+    );
+    for c in &r.claims {
+        let column = |kind: EvidenceKind| {
+            c.readings.iter().find(|x| x.kind == kind).map_or("–".to_string(), |x| {
+                let weak = if x.weak.is_some() { " (weak)" } else { "" };
+                if x.raw == x.adjusted {
+                    format!("{}{weak}", x.raw.as_str())
+                } else {
+                    format!("{} (raw: {}){weak}", x.adjusted.as_str(), x.raw.as_str())
+                }
+            })
+        };
+        let from = c.evidence.map_or("–", |k| k.as_str());
         let _ = writeln!(
             w,
-            "| skill | a | b | side | difference | significant |\n| --- | --- | --- | --- | --- | --- |"
+            "| {} | {} | **{}** | {from} | {} | {} | {} |",
+            c.id,
+            cell_text(&c.quote),
+            c.verdict.as_str(),
+            column(EvidenceKind::Exact),
+            column(EvidenceKind::Network),
+            column(EvidenceKind::Rollout)
         );
-        for c in &r.comparisons {
-            let d = c.difference;
-            let _ = writeln!(
-                w,
-                "| {} | {} | {} | {} | {:+.1} [{:+.1}, {:+.1}] points | {} |",
-                c.skill,
-                c.a,
-                c.b,
-                c.side,
-                100.0 * d.estimate,
-                100.0 * d.low,
-                100.0 * d.high,
-                if c.significant { "**yes**" } else { "no" }
-            );
-        }
     }
+    for c in &r.claims {
+        claim_detail(w, c);
+    }
+}
 
-    if !r.solver.is_empty() {
+fn claim_detail(w: &mut String, c: &ClaimResult) {
+    let who = if c.who.trim().is_empty() { String::new() } else { format!(" — {}", cell_text(&c.who)) };
+    let _ = writeln!(w, "\n### {}{who}\n\n> {}\n", c.id, c.quote.trim());
+    if !c.definition.is_empty() {
+        let _ = writeln!(w, "- reading, fixed before the data: {}", c.definition.trim());
+    }
+    let _ = writeln!(
+        w,
+        "- test: {}\n- decision rule: {}\n- smallest effect the planned games detect (power 0.8, α 0.05): {}",
+        c.test, c.rule, c.detectable
+    );
+    for x in &c.readings {
+        let p = x.p_value.map_or(String::new(), |p| format!(", p = {p:.3}"));
         let _ = writeln!(
             w,
-            "\n## Solver results\n\nThe MCTS-solver (decisive rollouts) on each variant's start position, with a \
-             bounded budget. A proof's length bounds the game from above under the winner's strategy.\n"
+            "- **{}**: {} — {} (after Holm: {}{p})",
+            x.kind.as_str(),
+            x.measurement,
+            x.raw.as_str(),
+            x.adjusted.as_str()
         );
-        let _ = writeln!(
-            w,
-            "| variant | spec | result | simulations | seconds |\n| --- | --- | --- | ---: | ---: |"
-        );
-        for s in &r.solver {
-            let result = match (&s.proven, s.plies) {
-                (Some(wn), Some(p)) if wn == "draw" => format!("**proven draw** (depth {p} plies)"),
-                (Some(wn), Some(p)) => format!("**proven {wn} win** in at most {p} plies"),
-                _ => format!("not proven within {} simulations", s.budget),
-            };
-            let _ = writeln!(
-                w,
-                "| {} | `{}` | {} | {} | {:.1} |",
-                s.variant, s.spec, result, s.simulations, s.seconds
-            );
+        if let Some(trend) = &x.trend {
+            let _ = writeln!(w, "  - trend: {trend}");
+        }
+        if let Some(weak) = &x.weak {
+            let _ = writeln!(w, "  - weak evidence: {weak}");
         }
     }
+    let _ = writeln!(
+        w,
+        "- **verdict: {}**{}",
+        c.verdict.as_str(),
+        c.note.as_ref().map_or(String::new(), |n| format!(" ({n})"))
+    );
+}
 
-    if !r.claims.is_empty() {
-        let _ = writeln!(w, "\n## Claims\n");
-        let _ = writeln!(w, "| id | who | claim | test (defined before the data) | measurement | verdict |");
-        let _ = writeln!(w, "| --- | --- | --- | --- | --- | --- |");
-        for c in &r.claims {
-            let definition =
-                if c.definition.is_empty() { String::new() } else { format!("{} — ", c.definition.trim()) };
-            let _ = writeln!(
-                w,
-                "| {} | {} | {} | {definition}{} | {} | **{}** |",
-                c.id,
-                cell_text(&c.who),
-                cell_text(&c.quote),
-                cell_text(&c.test),
-                cell_text(&c.measurement),
-                c.verdict.as_str()
-            );
-        }
-    }
-
-    if !charts.is_empty() {
-        let _ = writeln!(w, "\n## Charts\n");
-        for chart in charts {
-            let _ = writeln!(w, "![{chart}]({chart})\n");
-        }
-    }
-
+fn cells(w: &mut String, r: &StudyResults) {
     let _ = writeln!(
         w,
         "\n## Cells\n\n| cell | spec | agent | seed | seconds |\n| --- | --- | --- | ---: | ---: |"
@@ -222,11 +403,14 @@ pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
     for c in &r.cells {
         let _ = writeln!(w, "| {} | `{}` | `{}` | {} | {:.1} |", c.id, c.spec, c.agent, c.seed, c.seconds);
     }
+    for p in &r.pairs {
+        let agents = p.agents.join("` against `");
+        let _ = writeln!(w, "| {} | `{}` | `{agents}` | {} | – |", p.id, p.spec, p.seed);
+    }
     let _ = writeln!(
         w,
         "\nEvery game is in `games.jsonl` (one JSON object per game, with its cell); all numbers are in `results.json`."
     );
-    md
 }
 
 fn cell_text(text: &str) -> String {

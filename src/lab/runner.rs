@@ -1,5 +1,7 @@
-//! Runs a study: plays the cells not yet saved (resuming a stopped study), runs the solver, and
-//! gathers everything the report shows into [`StudyResults`].
+//! Runs a study: plays the cells not yet saved (resuming a stopped study) and the rungs' cross-play,
+//! reads each solved variant's exact start value (the tablebase, where its file is present, else the
+//! MCTS-solver), judges the rungs' games against the tablebase, rates the rungs, and gathers
+//! everything the report shows into [`StudyResults`].
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -8,14 +10,21 @@ use serde::{Deserialize, Serialize};
 
 use super::aggregate::{CellSummary, summarize};
 use super::analysis::game_stats;
-use super::claims::{ClaimResult, Evidence, judge};
+use super::claims::{ClaimResult, Evidence, judge_all};
 use super::compare::{Comparison, compare_variants};
-use super::schedule::{Cell, fnv1a, schedule};
-use super::solve::solve_start;
+use super::fingerprint;
+use super::ratings::{PairResult, Rating, fit};
+use super::schedule::{Cell, Prints, fnv1a, schedule};
+use super::solve::{judge_rungs, solve_start, table_value};
+use super::stats::{Z95, wilson};
 use super::store::{CellResult, SolverResult, cell_path, load, load_cell, save, solver_path};
-use super::study::LoadedStudy;
+use super::study::{EvidenceKind, LoadedStudy};
 use crate::agents::{MatchSettings, derive_seed, run_match};
 use crate::with_game;
+
+/// A rung whose games give up a forced result this often (lower end of the 95% interval) is shown
+/// wrong by the tablebase: its results say more about its mistakes than about the rules.
+const TABLE_MISTAKE_RATE: f64 = 0.05;
 
 /// How a run is told about its progress (a progress bar in the CLI, nothing in tests).
 pub trait Progress: Sync {
@@ -49,8 +58,14 @@ pub struct StudyResults {
     pub command: String,
     pub seed: u64,
     pub min_games: u32,
+    /// Random plies opening each game.
+    #[serde(default)]
+    pub opening: u32,
     pub version: String,
+    /// The commit the binary was built from (`+dirty` when its tree had changes), and the compiler.
     pub commit: String,
+    #[serde(default)]
+    pub rustc: String,
     pub rules_sha256: String,
     pub study_sha256: String,
     pub threads: usize,
@@ -62,6 +77,13 @@ pub struct StudyResults {
     pub cells: Vec<CellSummary>,
     pub comparisons: Vec<Comparison>,
     pub solver: Vec<SolverResult>,
+    /// Each rung: its measured rating, its games judged by the tablebase, and why stronger evidence
+    /// shows it wrong, if it does.
+    #[serde(default)]
+    pub rungs: Vec<RungInfo>,
+    /// The rungs' cross-play.
+    #[serde(default)]
+    pub pairs: Vec<PairInfo>,
     pub claims: Vec<ClaimResult>,
     /// Cells played by this invocation (the others were loaded from an earlier one).
     pub played: Vec<String>,
@@ -72,6 +94,45 @@ pub struct SkillInfo {
     pub label: String,
     pub agent: String,
     pub games: u32,
+    /// A network rung's weights: the checkpoint's `model.bpk` and its SHA-256.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<(String, String)>,
+}
+
+/// The weights file of a network agent and its SHA-256.
+fn weights_of(agent: &crate::agents::AgentSpec) -> Option<(String, String)> {
+    let crate::agents::AgentSpec::Net(settings) = agent else { return None };
+    let checkpoint = crate::nn::Checkpoint::open(Path::new(&settings.path)).ok()?;
+    let file = checkpoint.file(crate::nn::checkpoint::MODEL_FILE);
+    let bytes = std::fs::read(&file).ok()?;
+    Some((file.display().to_string(), sha256_hex(&bytes)))
+}
+
+/// One cross-play cell: rung `a` against rung `b`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PairInfo {
+    pub id: String,
+    pub spec: String,
+    pub a: String,
+    pub b: String,
+    pub agents: [String; 2],
+    pub games: u32,
+    pub points_a: f64,
+    pub seed: u64,
+    pub rules_print: String,
+    pub agent_print: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RungInfo {
+    pub label: String,
+    pub kind: EvidenceKind,
+    pub rating: Option<Rating>,
+    /// Games judged against the tablebase, and those with a move that gave up a forced result (after
+    /// the opening), over the variants a table covers.
+    pub judged: u32,
+    pub erred: u32,
+    pub weak: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -97,7 +158,9 @@ pub fn run_study(
 ) -> anyhow::Result<Finished> {
     let clock = Instant::now();
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
-    let cells = schedule(study);
+    progress.note("fingerprinting the rules and agents");
+    let prints = Prints::of(study)?;
+    let cells = schedule(study, &prints);
     let mut done: Vec<Option<CellResult>> = cells.iter().map(|c| load_cell(out, c)).collect();
     let todo: u64 = cells.iter().zip(&done).filter(|(_, d)| d.is_none()).map(|(c, _)| c.games as u64).sum();
     progress.begin(todo);
@@ -112,7 +175,9 @@ pub fn run_study(
     }
     let cells: Vec<CellResult> = done.into_iter().map(|d| d.expect("every cell is done")).collect();
     let solver = run_solver(study, out, progress)?;
-    let results = gather(study, &cells, solver, options, played, clock.elapsed().as_secs_f64());
+    progress.note("judging the rungs' games against the tablebase");
+    let judged = judge_rungs(study, &cells);
+    let results = gather(study, &cells, solver, judged, options, played, clock.elapsed().as_secs_f64());
     Ok(Finished { results, cells })
 }
 
@@ -126,17 +191,26 @@ fn play_cell(
     progress.note(&format!("playing {} ({} games)", cell.id, cell.games));
     let game = &study.games[cell.variant];
     let agent = &study.agents[cell.skill];
-    let settings = MatchSettings { games: cell.games as usize, seed: cell.seed, threads };
-    let records = with_game!(game, |g| run_match(g, [agent, agent], settings, &|_| progress.game_done()))?;
+    let opponent = cell.opponent.as_ref().map_or(agent, |(b, _)| &study.agents[*b]);
+    let settings =
+        MatchSettings { games: cell.games as usize, seed: cell.seed, threads, opening: cell.opening };
+    let records = with_game!(game, |g| run_match(g, [agent, opponent], settings, &|_| progress.game_done()))?;
     let stats = records.iter().map(|r| game_stats(game, r)).collect::<anyhow::Result<Vec<_>>>()?;
     Ok(CellResult { cell: cell.clone(), seconds: clock.elapsed().as_secs_f64(), records, stats })
 }
 
+/// Each listed variant's start value: read from its tablebase when the table file is present, else
+/// searched by the MCTS-solver.
 fn run_solver(study: &LoadedStudy, out: &Path, progress: &dyn Progress) -> anyhow::Result<Vec<SolverResult>> {
     let Some(solver) = &study.study.solver else { return Ok(Vec::new()) };
     let mut results = Vec::new();
     for (v, variant) in study.study.variants.iter().enumerate() {
         if solver.variants.as_ref().is_some_and(|l| !l.contains(&variant.name)) {
+            continue;
+        }
+        if let Some(exact) = table_value(&variant.name, &study.games[v]) {
+            progress.note(&format!("tablebase: {}", variant.name));
+            results.push(exact?);
             continue;
         }
         let path = solver_path(out, &variant.name, solver.simulations);
@@ -160,12 +234,15 @@ fn gather(
     study: &LoadedStudy,
     cells: &[CellResult],
     solver: Vec<SolverResult>,
+    judged: Vec<(u32, u32)>,
     options: &RunOptions,
     played: Vec<String>,
     run_seconds: f64,
 ) -> StudyResults {
     let s = &study.study;
-    let summaries: Vec<CellSummary> = cells
+    let (games, pairs) =
+        cells.split_at(cells.iter().position(|c| c.cell.opponent.is_some()).unwrap_or(cells.len()));
+    let summaries: Vec<CellSummary> = games
         .iter()
         .map(|c| {
             let v = c.cell.variant;
@@ -182,10 +259,14 @@ fn gather(
         .collect();
     let skills = study.labels.len();
     let stats: Vec<Vec<&[super::analysis::GameStats]>> = (0..s.variants.len())
-        .map(|v| (0..skills).map(|k| cells[v * skills + k].stats.as_slice()).collect())
+        .map(|v| (0..skills).map(|k| games[v * skills + k].stats.as_slice()).collect())
         .collect();
-    let evidence = Evidence { study, stats, solver: &solver };
-    let claims: Vec<ClaimResult> = s.claims.iter().map(|c| judge(&evidence, c)).collect();
+    let pair_results = pair_results(pairs);
+    let ratings = fit(study.labels.len(), &pair_results);
+    let rungs = rung_infos(study, ratings.as_deref(), &judged);
+    let weak: Vec<Option<String>> = rungs.iter().map(|r| r.weak.clone()).collect();
+    let evidence = Evidence { study, stats, solver: &solver, ratings: ratings.as_deref(), weak: &weak };
+    let claims: Vec<ClaimResult> = judge_all(&evidence);
     let compute_seconds =
         cells.iter().map(|c| c.seconds).sum::<f64>() + solver.iter().map(|r| r.seconds).sum::<f64>();
     StudyResults {
@@ -195,8 +276,10 @@ fn gather(
         command: options.command.clone(),
         seed: s.seed,
         min_games: s.min_games,
+        opening: s.opening.plies,
         version: env!("CARGO_PKG_VERSION").to_string(),
-        commit: git_commit(),
+        commit: env!("REBEL_ZERO_COMMIT").to_string(),
+        rustc: env!("REBEL_ZERO_RUSTC").to_string(),
         rules_sha256: rules_hash(),
         study_sha256: sha256_hex(study.text.as_bytes()),
         threads: options.threads,
@@ -211,6 +294,7 @@ fn gather(
                 label: label.clone(),
                 agent: agent.to_string(),
                 games: k.games,
+                weights: weights_of(agent),
             })
             .collect(),
         variants: s
@@ -226,9 +310,91 @@ fn gather(
         comparisons: compare_variants(&summaries),
         cells: summaries,
         solver,
+        rungs,
+        pairs: pairs
+            .iter()
+            .zip(&pair_results)
+            .map(|(c, p)| PairInfo {
+                id: c.cell.id.clone(),
+                spec: c.cell.spec.clone(),
+                a: study.labels[p.a].clone(),
+                b: study.labels[p.b].clone(),
+                agents: [
+                    c.cell.agent.clone(),
+                    c.cell.opponent.as_ref().map_or(String::new(), |o| o.1.clone()),
+                ],
+                games: p.games,
+                points_a: p.points_a,
+                seed: c.cell.seed,
+                rules_print: c.cell.rules_print.clone(),
+                agent_print: c.cell.agent_print.clone(),
+            })
+            .collect(),
         claims,
         played,
     }
+}
+
+/// Each cross-play cell's totals.
+fn pair_results(pairs: &[CellResult]) -> Vec<PairResult> {
+    pairs
+        .iter()
+        .map(|c| {
+            let (a, b) = (c.cell.skill, c.cell.opponent.as_ref().expect("a ratings cell").0);
+            // Agent A plays side i % 2 in game i.
+            let points_a = c
+                .stats
+                .iter()
+                .enumerate()
+                .map(|(i, g)| match g.winner {
+                    None => 0.5,
+                    Some(w) if w == i % 2 => 1.0,
+                    Some(_) => 0.0,
+                })
+                .sum();
+            PairResult { a, b, games: c.stats.len() as u32, points_a }
+        })
+        .collect()
+}
+
+/// Each rung's rating, its judged games, and whether stronger evidence shows it wrong: the tablebase
+/// (a forced result given up in more than [`TABLE_MISTAKE_RATE`] of its games), or a rung of a stronger
+/// kind of evidence rated above it beyond doubt.
+fn rung_infos(study: &LoadedStudy, ratings: Option<&[Rating]>, judged: &[(u32, u32)]) -> Vec<RungInfo> {
+    (0..study.labels.len())
+        .map(|s| {
+            let kind = EvidenceKind::of(&study.agents[s]);
+            let (judged_games, erred) = judged[s];
+            let table = (judged_games > 0)
+                .then(|| wilson(erred as f64, judged_games as f64, Z95))
+                .filter(|i| i.low > TABLE_MISTAKE_RATE)
+                .map(|i| {
+                    format!(
+                        "the tablebase finds a forced result given up in {:.0}% [{:.0}, {:.0}] of its games",
+                        100.0 * i.estimate,
+                        100.0 * i.low,
+                        100.0 * i.high
+                    )
+                });
+            let beaten = ratings.and_then(|r| {
+                (0..study.labels.len())
+                    .filter(|&t| EvidenceKind::of(&study.agents[t]) > kind)
+                    .map(|t| (t, super::ratings::difference(r[s], r[t])))
+                    .find(|(_, (_, low, _))| *low > 0.0)
+                    .map(|(t, (d, low, high))| {
+                        format!("{} is stronger by {d:.0} Elo [{low:.0}, {high:.0}]", study.labels[t])
+                    })
+            });
+            RungInfo {
+                label: study.labels[s].clone(),
+                kind,
+                rating: ratings.map(|r| r[s]),
+                judged: judged_games,
+                erred,
+                weak: table.or(beaten),
+            }
+        })
+        .collect()
 }
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
@@ -245,23 +411,53 @@ fn rules_hash() -> String {
         .map_or_else(|| "RULES.md not found".to_string(), |bytes| sha256_hex(&bytes))
 }
 
-/// The crate's git commit, `+dirty` when the work tree has changes, or `unknown`.
-fn git_commit() -> String {
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .args(args)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    match git(&["rev-parse", "HEAD"]) {
-        Some(commit) => {
-            let dirty =
-                git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
-            if dirty { format!("{commit}+dirty") } else { commit }
+/// A cell of a committed study whose rules or agent no longer behave as when it was played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stale {
+    pub cell: String,
+    pub why: String,
+}
+
+/// Checks a study's `results.json` against the code: every cell's rules and agent fingerprints are
+/// computed again and compared with those it was played under.
+pub fn check(results: &StudyResults) -> anyhow::Result<Vec<Stale>> {
+    let mut stale = Vec::new();
+    let mut games: std::collections::BTreeMap<String, (crate::game::AnyGame, String)> = Default::default();
+    let cells =
+        results.cells.iter().map(|c| (&c.id, &c.spec, vec![c.agent.clone()], &c.rules_print, &c.agent_print));
+    let pairs =
+        results.pairs.iter().map(|p| (&p.id, &p.spec, p.agents.to_vec(), &p.rules_print, &p.agent_print));
+    for (id, spec, agents, rules_print, agent_print) in cells.chain(pairs) {
+        if !games.contains_key(spec) {
+            let game = crate::game::AnyGame::from_spec(spec)?;
+            let print = fingerprint::rules(&game);
+            games.insert(spec.clone(), (game, print));
         }
-        None => "unknown".to_string(),
+        let (game, print) = &games[spec];
+        if print != rules_print {
+            stale.push(Stale {
+                cell: id.clone(),
+                why: format!(
+                    "the rules of `{spec}` behave differently now (fingerprint {print}, played under {})",
+                    if rules_print.is_empty() { "none recorded" } else { rules_print }
+                ),
+            });
+            continue;
+        }
+        let now = agents
+            .iter()
+            .map(|a| fingerprint::agent(&crate::agents::AgentSpec::parse(a)?, game))
+            .collect::<anyhow::Result<Vec<_>>>()?
+            .join("+");
+        if now != *agent_print {
+            stale.push(Stale {
+                cell: id.clone(),
+                why: format!(
+                    "its agents behave differently now (fingerprint {now}, played under {})",
+                    if agent_print.is_empty() { "none recorded" } else { agent_print }
+                ),
+            });
+        }
     }
+    Ok(stale)
 }

@@ -1,17 +1,23 @@
-//! Solver results: the MCTS-solver (rollout evaluation, decisive playouts) searches a variant's start
-//! position with a bounded number of simulations and reports a proven result with its length, or
-//! that none was proven within the budget.
+//! Exact values: a variant's start read from its tablebase where the table file is present, else the
+//! MCTS-solver (rollout evaluation, decisive playouts) searching it with a bounded number of
+//! simulations, which reports a proven result with its length, or that none was proven within the
+//! budget; and the rungs' games judged move by move against the tablebase.
 
 use std::time::Instant;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::store::SolverResult;
+use super::store::{CellResult, SolverResult};
+use super::study::LoadedStudy;
 use crate::agents::derive_seed;
+use crate::agents::perfect::shared_table;
+use crate::game::Playthrough;
+use crate::game::hunt::HuntGame;
 use crate::game::playout::RolloutPolicy;
 use crate::game::{AnyGame, Game};
 use crate::search::{Mcts, RolloutEvaluator, SearchConfig};
+use crate::tablebase::{Tablebase, Verdict, default_table_path};
 use crate::with_game;
 
 /// Searches the start of `game` for at most `budget` simulations.
@@ -28,6 +34,7 @@ pub fn solve_start(variant: &str, game: &AnyGame, budget: u32, seed: u64) -> Sol
         SolverResult {
             variant: variant.to_string(),
             spec: g.spec().to_string(),
+            method: "mcts-solver".to_string(),
             budget,
             simulations: report.simulations,
             proven,
@@ -35,6 +42,66 @@ pub fn solve_start(variant: &str, game: &AnyGame, budget: u32, seed: u64) -> Sol
             seconds: clock.elapsed().as_secs_f64(),
         }
     })
+}
+
+/// The table of `game`, when the tables solve its rules and the file `rebel-zero solve` writes is
+/// present (`None` otherwise: the lab then falls back to the MCTS-solver and says so).
+fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)> {
+    let AnyGame::Hunt(hunt) = game else { return None };
+    Tablebase::check_supported(hunt).ok()?;
+    let path = default_table_path(hunt);
+    path.exists().then_some((hunt, path))
+}
+
+/// The start value of `variant` by its tablebase, counting the draw cap; `None` when no table covers it.
+pub fn table_value(variant: &str, game: &AnyGame) -> Option<anyhow::Result<SolverResult>> {
+    let (hunt, path) = table_of(game)?;
+    let clock = Instant::now();
+    Some((|| {
+        let table = shared_table(hunt, &path)?;
+        let start = hunt.start();
+        let verdict = table
+            .probe(&start)
+            .ok_or_else(|| anyhow::anyhow!("the start of {} is not in its table", hunt.spec()))?;
+        let names = hunt.side_names();
+        let mover = hunt.to_move(&start);
+        let (proven, plies) = match verdict.within(hunt.max_plies()) {
+            Verdict::Win { plies } => (names[mover.index()], Some(plies)),
+            Verdict::Loss { plies } => (names[mover.opponent().index()], Some(plies)),
+            Verdict::Draw => ("draw", None),
+        };
+        Ok(SolverResult {
+            variant: variant.to_string(),
+            spec: hunt.spec().to_string(),
+            method: format!("tablebase {}", path.display()),
+            budget: 0,
+            simulations: 0,
+            proven: Some(proven.to_string()),
+            plies,
+            seconds: clock.elapsed().as_secs_f64(),
+        })
+    })())
+}
+
+/// Per rung (skill index): its games on the variants a table covers, and those in which some move
+/// after the random opening gave up a forced result.
+pub fn judge_rungs(study: &LoadedStudy, cells: &[CellResult]) -> Vec<(u32, u32)> {
+    let mut judged = vec![(0u32, 0u32); study.labels.len()];
+    for cell in cells.iter().filter(|c| c.cell.opponent.is_none()) {
+        let Some((hunt, path)) = table_of(&study.games[cell.cell.variant]) else { continue };
+        let Ok(table) = shared_table(hunt, &path) else { continue };
+        for record in &cell.records {
+            let mut line = Playthrough::new(hunt.clone());
+            if record.moves.iter().any(|m| line.play_text(m).is_err()) {
+                continue;
+            }
+            let mistake = table.judge_game(&line).iter().any(|m| m.ply > record.opening && m.is_mistake());
+            let tally = &mut judged[cell.cell.skill];
+            tally.0 += 1;
+            tally.1 += u32::from(mistake);
+        }
+    }
+    judged
 }
 
 #[cfg(test)]

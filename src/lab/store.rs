@@ -23,11 +23,15 @@ pub struct CellResult {
     pub stats: Vec<GameStats>,
 }
 
-/// The solver's attempt on one variant's start position.
+/// The value of one variant's start position: read from the tablebase where one covers the rules,
+/// else the MCTS-solver's attempt to prove it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolverResult {
     pub variant: String,
     pub spec: String,
+    /// `tablebase` (with the table's checksum) or `mcts-solver`.
+    #[serde(default = "mcts_solver")]
+    pub method: String,
     /// The simulation budget, and how many the search ran before it stopped.
     pub budget: u32,
     pub simulations: u32,
@@ -38,7 +42,26 @@ pub struct SolverResult {
     pub seconds: f64,
 }
 
+fn mcts_solver() -> String {
+    "mcts-solver".to_string()
+}
+
 impl SolverResult {
+    /// The value in words: `a forced rebels win in 40 plies (tablebase)`, or what was not proven.
+    pub fn describe(&self) -> String {
+        match (&self.proven, self.plies) {
+            (Some(draw), _) if draw == "draw" => format!("a draw with best play ({})", self.method),
+            (Some(w), Some(p)) if self.method.starts_with("tablebase") => {
+                format!("a forced {w} win in {p} plies ({})", self.method)
+            }
+            (Some(w), Some(p)) => format!(
+                "proven: {w} in at most {p} plies ({}, {} simulations)",
+                self.method, self.simulations
+            ),
+            _ => format!("not proven within {} simulations ({})", self.budget, self.method),
+        }
+    }
+
     pub fn proof_text(proof: Proof, names: [&str; 2]) -> (Option<String>, Option<u32>) {
         match proof {
             Proof::Unknown => (None, None),

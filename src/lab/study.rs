@@ -31,10 +31,41 @@ pub struct Study {
     pub variants: Vec<Variant>,
     /// The skill ladder, weakest first; the last rung is the top skill level.
     pub skills: Vec<Skill>,
+    /// How each game opens.
+    #[serde(default)]
+    pub opening: OpeningSettings,
+    /// Cross-play between the rungs, for their measured ratings.
+    #[serde(default)]
+    pub ratings: Option<RatingSettings>,
     #[serde(default)]
     pub solver: Option<SolverSettings>,
     #[serde(default)]
     pub claims: Vec<Claim>,
+}
+
+/// Every pair of rungs plays `games` games (seats alternating) on `variant`, and the rungs get
+/// Bradley–Terry ratings from them ([`super::ratings`]).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct RatingSettings {
+    pub variant: String,
+    pub games: u32,
+}
+
+/// Each game's first `plies` moves are drawn uniformly at random among the moves that do not end the
+/// game, so that agents deterministic given the position (the rungs of a ladder play themselves)
+/// play distinct games; the default of 4 makes nearly every game of a 400-game cell distinct on every
+/// board of the lab.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningSettings {
+    pub plies: u32,
+}
+
+impl Default for OpeningSettings {
+    fn default() -> OpeningSettings {
+        OpeningSettings { plies: 4 }
+    }
 }
 
 fn default_min_games() -> u32 {
@@ -86,6 +117,21 @@ pub struct Claim {
     #[serde(default)]
     pub definition: String,
     pub test: ClaimTest,
+    /// A proof that settles the claim where one exists: the exact value of a variant's start (by the
+    /// tablebase, or the MCTS-solver), which outranks every sample of games.
+    #[serde(default)]
+    pub exact: Option<ExactTest>,
+}
+
+/// The start of `variant` is a forced win for `winner` (a side name, or `draw`), within `max_plies`
+/// plies when given.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ExactTest {
+    pub variant: String,
+    pub winner: String,
+    #[serde(default)]
+    pub max_plies: Option<u32>,
 }
 
 /// The test of a claim. Measures read the cells of the study; see [`Measure`].
@@ -128,6 +174,24 @@ pub enum ClaimTest {
         #[serde(default)]
         max_plies: Option<u32>,
     },
+    /// The measure moves with measured skill: its slope against the rungs' ratings (points per 100
+    /// Elo, weighted least squares) goes in `direction` (`falls` or `rises`); it is contradicted when
+    /// it goes the other way or stays within ± `margin` points per 100 Elo. With `toward_half`, the
+    /// measure is its distance from ½ (a score that "falls toward 50%").
+    Trend {
+        measure: Measure,
+        direction: TrendDirection,
+        margin: f64,
+        #[serde(default)]
+        toward_half: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrendDirection {
+    Falls,
+    Rises,
 }
 
 fn half() -> f64 {
@@ -151,8 +215,8 @@ pub enum Direction {
 }
 
 /// One number with an interval, read from one cell (variant × skill). Exactly one of `side`
-/// (that side's score), `metric` (a per-game mean) or `event` (the share of games matching a filter,
-/// among those matching `given`).
+/// (that side's score), `metric` (a per-game mean) or `event` (the share of games matching a filter),
+/// each over the games matching `given` when it is set (all games otherwise).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Measure {
@@ -198,6 +262,54 @@ pub const METRICS: &[&str] = &["plies", "decisive", "lost:SIDE", "left:SIDE", "e
 /// Features only some rulesets record (the chess family).
 pub const FEATURES: &[&str] = &["doubled_pawns", "isolated_pawns", "same_colour_bishops"];
 
+/// The kinds of evidence, weakest first: games of rollout MCTS (and the random agent), games of a
+/// trained network, and proofs or best play (the tablebase, the MCTS-solver, the `perfect` agent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceKind {
+    Rollout,
+    Network,
+    Exact,
+}
+
+impl EvidenceKind {
+    pub fn of(agent: &AgentSpec) -> EvidenceKind {
+        match agent {
+            AgentSpec::Net(_) => EvidenceKind::Network,
+            AgentSpec::Perfect { .. } => EvidenceKind::Exact,
+            _ => EvidenceKind::Rollout,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceKind::Rollout => "rollout ladder",
+            EvidenceKind::Network => "network ladder",
+            EvidenceKind::Exact => "exact value",
+        }
+    }
+}
+
+/// The rungs of one kind of evidence, in the study's order (weakest first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ladder {
+    pub kind: EvidenceKind,
+    /// Skill indices.
+    pub rungs: Vec<usize>,
+}
+
+impl Ladder {
+    /// The rung a measure's `skill` names on this ladder (`top`, `bottom` or a label of one of its
+    /// rungs); `None` when the label is another ladder's.
+    pub fn rung(&self, skill: Option<&str>, labels: &[String]) -> Option<usize> {
+        match skill {
+            None | Some("top") => self.rungs.last().copied(),
+            Some("bottom") => self.rungs.first().copied(),
+            Some(label) => self.rungs.iter().copied().find(|&r| labels[r] == label),
+        }
+    }
+}
+
 /// A checked study: the file, its built games and parsed agents.
 #[derive(Clone, Debug)]
 pub struct LoadedStudy {
@@ -206,6 +318,8 @@ pub struct LoadedStudy {
     pub agents: Vec<AgentSpec>,
     /// Skill labels, in ladder order.
     pub labels: Vec<String>,
+    /// The rungs grouped by the kind of evidence their agents give, weakest kind first.
+    pub ladders: Vec<Ladder>,
     /// The study file's text, for the report's hash.
     pub text: String,
 }
@@ -290,7 +404,24 @@ impl Study {
             labels.push(label);
             agents.push(agent);
         }
-        let loaded = LoadedStudy { study: self, games, agents, labels, text: text.to_string() };
+        let mut ladders: Vec<Ladder> = Vec::new();
+        for (skill, agent) in agents.iter().enumerate() {
+            let kind = EvidenceKind::of(agent);
+            match ladders.iter_mut().find(|l| l.kind == kind) {
+                Some(ladder) => ladder.rungs.push(skill),
+                None => ladders.push(Ladder { kind, rungs: vec![skill] }),
+            }
+        }
+        ladders.sort_by_key(|l| l.kind);
+        let loaded = LoadedStudy { study: self, games, agents, labels, ladders, text: text.to_string() };
+        if let Some(ratings) = &loaded.study.ratings {
+            if loaded.variant_index(&ratings.variant).is_none() {
+                bail!("ratings: unknown variant `{}`; variants: {}", ratings.variant, variant_names(&loaded));
+            }
+            if ratings.games < 2 {
+                bail!("ratings: games must be at least 2 (one per seating)");
+            }
+        }
         if let Some(solver) = &loaded.study.solver {
             if solver.simulations == 0 {
                 bail!("solver: simulations must be at least 1");
@@ -306,6 +437,10 @@ impl Study {
                 bail!("claim `{}` appears twice", claim.id);
             }
             check_test(&loaded, &claim.test).with_context(|| format!("claim `{}`", claim.id))?;
+            if let Some(exact) = &claim.exact {
+                check_exact(&loaded, &exact.variant, &exact.winner)
+                    .with_context(|| format!("claim `{}`: exact", claim.id))?;
+            }
         }
         Ok(loaded)
     }
@@ -357,22 +492,40 @@ fn check_test(study: &LoadedStudy, test: &ClaimTest) -> anyhow::Result<()> {
                 }
             }
         }
-        ClaimTest::Solver { variant, winner, .. } => {
-            let v = study.variant_index(variant).ok_or_else(|| {
-                anyhow::anyhow!("unknown variant `{variant}`; variants: {}", variant_names(study))
-            })?;
-            if winner != "draw" && study.side_index(v, winner).is_none() {
-                bail!(
-                    "winner `{winner}` is not a side of `{variant}` ({}) nor `draw`",
-                    study.side_names(v).join(", ")
-                );
+        ClaimTest::Solver { variant, winner, .. } => check_exact(study, variant, winner)?,
+        ClaimTest::Trend { measure, margin, .. } => {
+            if measure.skill.is_some() {
+                bail!("a trend reads every rung of a ladder; its measure names no skill");
             }
-            let listed =
-                study.study.solver.as_ref().map(|s| s.variants.as_ref().is_none_or(|l| l.contains(variant)));
-            if listed != Some(true) {
-                bail!("a solver test needs [solver] to include variant `{variant}`");
+            if *margin < 0.0 {
+                bail!("trend needs a margin ≥ 0");
+            }
+            if check_measure(study, measure)? != MeasureKind::Proportion {
+                bail!("trend follows a score or a rate, not a metric");
             }
         }
+    }
+    Ok(())
+}
+
+/// A solver test or an exact proof names a variant, a side (or `draw`), and a variant the solver runs.
+fn check_exact(study: &LoadedStudy, variant: &str, winner: &str) -> anyhow::Result<()> {
+    let v = study
+        .variant_index(variant)
+        .ok_or_else(|| anyhow::anyhow!("unknown variant `{variant}`; variants: {}", variant_names(study)))?;
+    if winner != "draw" && study.side_index(v, winner).is_none() {
+        bail!(
+            "winner `{winner}` is not a side of `{variant}` ({}) nor `draw`",
+            study.side_names(v).join(", ")
+        );
+    }
+    let listed = study
+        .study
+        .solver
+        .as_ref()
+        .map(|s| s.variants.as_ref().is_none_or(|l| l.iter().any(|n| n == variant)));
+    if listed != Some(true) {
+        bail!("a solver test needs [solver] to include variant `{variant}`");
     }
     Ok(())
 }
@@ -425,9 +578,6 @@ fn check_measure(study: &LoadedStudy, m: &Measure) -> anyhow::Result<MeasureKind
         _ => bail!("a measure names exactly one of side, metric or event (variant `{}`)", m.variant),
     };
     if let Some(given) = &m.given {
-        if m.event.is_none() {
-            bail!("`given` goes with `event`");
-        }
         check_filter(study, v, given)?;
     }
     Ok(kind)

@@ -464,6 +464,7 @@ fn evaluate<G: NetGame>(
             games: config.evaluation.games,
             seed: derive_seed(config.run.seed, 0xe7a1 ^ generation),
             threads: config.selfplay.workers,
+            opening: 0,
         };
         let bar = progress(show_progress, settings.games as u64, "evaluate");
         let records = run_match(game, [&net, &opponent], settings, &|_| bar.inc(1))?;

@@ -33,6 +33,10 @@ agent = "mcts:sims=16"
 games = 4
 label = "m16"
 
+[ratings]
+variant = "general-first"
+games = 6
+
 [solver]
 simulations = 2000
 variants = ["murray"]
@@ -90,14 +94,16 @@ fn a_tiny_study_runs_end_to_end_through_the_cli() {
         "| C4 |",
         "Wilson",
         "RULES.md",
-        "## Solver results",
+        "## Exact values",
+        "### Cross-play",
+        "distinct",
         "murray@m16",
         "rebels-first",
     ] {
         assert!(report.contains(needle), "report lacks {needle}");
     }
     let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
-    assert_eq!(games.lines().count(), 3 * (6 + 4));
+    assert_eq!(games.lines().count(), 3 * (6 + 4) + 6, "every cell's games and the cross-play's");
     let results: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     assert_eq!(results["cells"].as_array().unwrap().len(), 6);
@@ -122,7 +128,7 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
     let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
     let first = run_study(&study, &dir, &options, &Silent).unwrap();
     write_all(&dir, &first).unwrap();
-    assert_eq!(first.results.played.len(), 6);
+    assert_eq!(first.results.played.len(), 7, "six cells and the rungs' cross-play");
     // A stop: one cell's file never got written, another was left as a half-written temporary.
     std::fs::remove_file(dir.join("cells/rebels-first@m16.json")).unwrap();
     std::fs::rename(dir.join("cells/murray@random.json"), dir.join("cells/murray@random.json.tmp")).unwrap();
@@ -144,6 +150,63 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
     let more = Study::from_text(&TINY.replace("games = 4", "games = 2")).unwrap();
     let third = run_study(&more, &dir, &options, &Silent).unwrap();
     assert_eq!(third.results.played, ["general-first@m16", "rebels-first@m16", "murray@m16"]);
+}
+
+/// Rewrites one JSON file in place.
+fn edit_json(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut value);
+    std::fs::write(path, serde_json::to_string(&value).unwrap()).unwrap();
+}
+
+#[test]
+fn a_cell_played_under_other_rules_or_agents_is_played_again() {
+    let dir = scratch("balance-stale-cell");
+    let study = Study::from_text(TINY).unwrap();
+    let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
+    let first = run_study(&study, &dir, &options, &Silent).unwrap();
+    // As if these cells had been played by a build whose rules (or search) behaved otherwise.
+    edit_json(&dir.join("cells/murray@random.json"), |v| v["cell"]["rules_print"] = "0123456789ab".into());
+    edit_json(&dir.join("cells/general-first@m16.json"), |v| {
+        v["cell"]["agent_print"] = "feedfacecafe".into()
+    });
+    let second = run_study(&study, &dir, &options, &Silent).unwrap();
+    assert_eq!(second.results.played, ["general-first@m16", "murray@random"]);
+    assert_eq!(
+        second.cells.iter().map(|c| &c.records).collect::<Vec<_>>(),
+        first.cells.iter().map(|c| &c.records).collect::<Vec<_>>(),
+        "played again by the same code, the cells come out game for game as before"
+    );
+}
+
+#[test]
+fn check_tells_a_fresh_study_from_a_stale_one() {
+    let dir = scratch("balance-check");
+    let study = Study::from_text(TINY).unwrap();
+    let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
+    write_all(&dir, &run_study(&study, &dir, &options, &Silent).unwrap()).unwrap();
+    let fresh = balance(&["--check", dir.to_str().unwrap()]);
+    assert!(fresh.status.success(), "{}", String::from_utf8_lossy(&fresh.stderr));
+    assert!(String::from_utf8_lossy(&fresh.stdout).contains("all 7 cells"));
+
+    edit_json(&dir.join("results.json"), |v| {
+        v["cells"][4]["rules_print"] = "0123456789ab".into();
+        v["pairs"][0]["agent_print"] = "feedfacecafe".into();
+    });
+    let stale = balance(&["--check", dir.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&stale.stdout);
+    let stderr = String::from_utf8_lossy(&stale.stderr);
+    assert_eq!(stale.status.code(), Some(2), "{stderr}");
+    assert!(
+        stdout.contains("stale: murray@random: the rules of `murray-rebels` behave differently"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("stale: ratings@random-vs-m16: its agents behave differently"), "{stdout}");
+    assert!(stderr.contains("2 of 7 cells are stale"), "{stderr}");
+
+    let output = balance(&["--check", dir.join("nowhere").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("nowhere/results.json"));
 }
 
 #[test]

@@ -1,0 +1,215 @@
+//! Measured skill: the rungs of a study play each other (cross-play, seats alternating) and get
+//! Bradley–Terry ratings on the Elo scale, with 95% intervals from the likelihood's curvature (as
+//! BayesElo and Ordo compute them). A draw counts half a win to each side. Each pair that met also
+//! gets one virtual draw (BayesElo's prior), so that a rung that won every game still has a finite
+//! rating. The weakest rung listed is the anchor, at 0.
+
+use serde::{Deserialize, Serialize};
+
+use super::stats::Z95;
+
+/// Elo points per natural-log unit of strength: a difference of 400 is odds of 10 to 1.
+const ELO: f64 = 400.0 / std::f64::consts::LN_10;
+
+/// The games of one pair of rungs: `points_a` is rung `a`'s score (win 1, draw ½).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairResult {
+    pub a: usize,
+    pub b: usize,
+    pub games: u32,
+    pub points_a: f64,
+}
+
+/// One rung's rating: Elo against the anchor, with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The ratings of `rungs` rungs (rung 0 the anchor) from the games between them; `None` when some
+/// rung met no other (the ratings are not all tied together).
+pub fn fit(rungs: usize, pairs: &[PairResult]) -> Option<Vec<Rating>> {
+    if rungs == 0 || !connected(rungs, pairs) {
+        return None;
+    }
+    // Games and points of each ordered pair, the virtual draw included.
+    let mut games = vec![vec![0.0; rungs]; rungs];
+    let mut points = vec![vec![0.0; rungs]; rungs];
+    for p in pairs.iter().filter(|p| p.games > 0 && p.a != p.b) {
+        let n = p.games as f64 + 1.0;
+        games[p.a][p.b] += n;
+        games[p.b][p.a] += n;
+        points[p.a][p.b] += p.points_a + 0.5;
+        points[p.b][p.a] += p.games as f64 - p.points_a + 0.5;
+    }
+    // Newton's method on the log-strengths θ, θ₀ = 0.
+    let mut theta: Vec<f64> = vec![0.0; rungs];
+    let mut covariance = vec![vec![0.0; rungs - 1]; rungs - 1];
+    for _ in 0..100 {
+        let mut gradient = vec![0.0; rungs - 1];
+        let mut information = vec![vec![0.0; rungs - 1]; rungs - 1];
+        for i in 0..rungs {
+            for j in 0..rungs {
+                if i == j || games[i][j] == 0.0 {
+                    continue;
+                }
+                let p = 1.0 / (1.0 + (theta[j] - theta[i]).exp()) as f64;
+                let weight = games[i][j] * p * (1.0 - p);
+                if i > 0 {
+                    gradient[i - 1] += points[i][j] - games[i][j] * p;
+                    information[i - 1][i - 1] += weight;
+                    if j > 0 {
+                        information[i - 1][j - 1] -= weight;
+                    }
+                }
+            }
+        }
+        covariance = invert(&information)?;
+        let step: Vec<f64> =
+            (0..rungs - 1).map(|i| (0..rungs - 1).map(|j| covariance[i][j] * gradient[j]).sum()).collect();
+        for (t, s) in theta[1..].iter_mut().zip(&step) {
+            *t += s;
+        }
+        if step.iter().all(|s| s.abs() < 1e-10) {
+            break;
+        }
+    }
+    Some(
+        (0..rungs)
+            .map(|i| {
+                let se = if i == 0 { 0.0 } else { covariance[i - 1][i - 1].max(0.0).sqrt() };
+                let elo = ELO * theta[i];
+                Rating { elo, low: elo - Z95 * ELO * se, high: elo + Z95 * ELO * se }
+            })
+            .collect(),
+    )
+}
+
+/// The 95% interval of `b`'s rating minus `a`'s: their difference over the ratings' own errors (the
+/// covariance between them is left out, which widens the interval a little).
+pub fn difference(a: Rating, b: Rating) -> (f64, f64, f64) {
+    let d = b.elo - a.elo;
+    let half = ((a.high - a.elo).powi(2) + (b.high - b.elo).powi(2)).sqrt();
+    (d, d - half, d + half)
+}
+
+fn connected(rungs: usize, pairs: &[PairResult]) -> bool {
+    let mut reached = vec![false; rungs];
+    reached[0] = true;
+    loop {
+        let mut grew = false;
+        for p in pairs.iter().filter(|p| p.games > 0) {
+            if reached[p.a] != reached[p.b] {
+                reached[p.a] = true;
+                reached[p.b] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            return reached.iter().all(|&r| r);
+        }
+    }
+}
+
+/// The inverse of a small symmetric positive definite matrix (Gauss–Jordan); `None` if singular.
+fn invert(m: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = m.len();
+    let mut a: Vec<Vec<f64>> = m.to_vec();
+    let mut inv: Vec<Vec<f64>> =
+        (0..n).map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect()).collect();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        inv.swap(col, pivot);
+        let scale = a[col][col];
+        for j in 0..n {
+            a[col][j] /= scale;
+            inv[col][j] /= scale;
+        }
+        for row in 0..n {
+            if row != col {
+                let factor = a[row][col];
+                for j in 0..n {
+                    a[row][j] -= factor * a[col][j];
+                    inv[row][j] -= factor * inv[col][j];
+                }
+            }
+        }
+    }
+    Some(inv)
+}
+
+/// The slope of `values` (estimate and standard error each) against `x`, by weighted least squares
+/// (weights 1/se²), with its 95% interval; `None` with fewer than two points or no spread in `x`.
+pub fn slope(points: &[(f64, f64, f64)]) -> Option<(f64, f64, f64)> {
+    let weighted: Vec<(f64, f64, f64)> =
+        points.iter().map(|&(x, y, se)| (x, y, 1.0 / se.max(1e-6).powi(2))).collect();
+    if weighted.len() < 2 {
+        return None;
+    }
+    let total: f64 = weighted.iter().map(|p| p.2).sum();
+    let mx = weighted.iter().map(|p| p.2 * p.0).sum::<f64>() / total;
+    let my = weighted.iter().map(|p| p.2 * p.1).sum::<f64>() / total;
+    let sxx: f64 = weighted.iter().map(|p| p.2 * (p.0 - mx).powi(2)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let b = weighted.iter().map(|p| p.2 * (p.0 - mx) * (p.1 - my)).sum::<f64>() / sxx;
+    let half = Z95 / sxx.sqrt();
+    Some((b, b - half, b + half))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_rungs_three_to_one_is_about_190_elo() {
+        // 300 of 400 points: odds 3, 400·log10(3) = 190.8 Elo; the virtual draw pulls it in a little.
+        let ratings = fit(2, &[PairResult { a: 1, b: 0, games: 400, points_a: 300.0 }]).unwrap();
+        assert_eq!(ratings[0].elo, 0.0);
+        assert!((ratings[1].elo - 190.0).abs() < 2.0, "{:?}", ratings[1]);
+        // 1.96 standard errors: se of the log-odds √(1/(n p (1−p))) = 0.1155, × 400/ln 10 = 20.1 Elo,
+        // so 39.3 Elo each way.
+        assert!((ratings[1].high - ratings[1].elo - 39.3).abs() < 0.5, "{:?}", ratings[1]);
+    }
+
+    #[test]
+    fn transitive_results_are_recovered_and_a_clean_sweep_stays_finite() {
+        let odds = |elo: f64| 1.0 / (1.0 + 10f64.powf(-elo / 400.0));
+        let truth = [0.0, 150.0, 400.0];
+        let mut pairs = Vec::new();
+        for a in 0..3 {
+            for b in a + 1..3 {
+                pairs.push(PairResult {
+                    a: b,
+                    b: a,
+                    games: 10_000,
+                    points_a: 10_000.0 * odds(truth[b] - truth[a]),
+                });
+            }
+        }
+        let ratings = fit(3, &pairs).unwrap();
+        for (r, t) in ratings.iter().zip(truth) {
+            assert!((r.elo - t).abs() < 3.0, "{ratings:?}");
+        }
+        let sweep = fit(2, &[PairResult { a: 1, b: 0, games: 40, points_a: 40.0 }]).unwrap();
+        assert!(sweep[1].elo.is_finite() && sweep[1].elo > 400.0, "{sweep:?}");
+        assert!(
+            fit(3, &[PairResult { a: 1, b: 0, games: 10, points_a: 5.0 }]).is_none(),
+            "rung 2 met nobody"
+        );
+    }
+
+    #[test]
+    fn weighted_slopes() {
+        let (b, low, high) = slope(&[(0.0, 0.5, 0.01), (1.0, 0.6, 0.01), (2.0, 0.7, 0.01)]).unwrap();
+        assert!((b - 0.1).abs() < 1e-9 && low < b && high > b);
+        assert!(slope(&[(1.0, 0.5, 0.1)]).is_none());
+    }
+}
