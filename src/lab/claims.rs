@@ -592,7 +592,11 @@ fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
 /// The claim's verdict from its strongest reading that is not weak, and a note where readings
 /// disagree or only weak evidence answered.
 fn headline(result: &mut ClaimResult) {
-    let strongest = result.readings.iter().find(|r| r.weak.is_none());
+    // An exact reading without a proof (no table, the solver's budget spent) is no evidence at all.
+    let strongest = result
+        .readings
+        .iter()
+        .find(|r| r.weak.is_none() && (r.kind != EvidenceKind::Exact || r.raw.decisive()));
     match strongest {
         Some(best) => {
             result.verdict = best.adjusted;
@@ -600,22 +604,18 @@ fn headline(result: &mut ClaimResult) {
             let disagreeing: Vec<String> = result
                 .readings
                 .iter()
-                .filter(|r| {
-                    r.kind != best.kind
-                        && r.adjusted.decisive()
-                        && best.adjusted.decisive()
-                        && r.adjusted != best.adjusted
-                })
+                .filter(|r| r.kind != best.kind && r.adjusted.decisive() && r.adjusted != best.adjusted)
                 .map(|r| format!("the {} says {}", r.kind.as_str(), r.adjusted.as_str()))
                 .collect();
             if !disagreeing.is_empty() {
-                result.note = Some(format!("weaker evidence disagrees: {}", disagreeing.join("; ")));
+                let word = if best.adjusted.decisive() { "disagrees" } else { "decides otherwise" };
+                result.note = Some(format!("other evidence {word}: {}", disagreeing.join("; ")));
             }
         }
         None => {
             result.verdict = Verdict::Inconclusive;
             result.evidence = None;
-            if !result.readings.is_empty() {
+            if result.readings.iter().any(|r| r.weak.is_some()) {
                 result.note =
                     Some("only evidence from agents shown wrong by stronger evidence answered".to_string());
             }

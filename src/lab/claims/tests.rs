@@ -253,7 +253,7 @@ fn an_exact_value_outranks_the_ladders() {
         stats.iter().map(|v| v.iter().map(|s| s.as_slice()).collect()).collect();
     let results = judge_all(&Evidence {
         study: &s,
-        stats,
+        stats: stats.clone(),
         solver: std::slice::from_ref(&proof),
         ratings: None,
         weak: &[None],
@@ -266,4 +266,20 @@ fn an_exact_value_outranks_the_ladders() {
         result.readings[0]
     );
     assert_eq!(result.readings[1].raw, Verdict::Contradicted, "the rollout ladder is kept beside it");
+    assert!(result.note.as_deref().is_some_and(|n| n.contains("rollout ladder says contradicted")));
+
+    // No proof within the solver's budget is no evidence: the ladder gives the verdict.
+    let unproven = SolverResult { method: "mcts-solver".into(), proven: None, plies: None, ..proof };
+    let results = judge_all(&Evidence {
+        study: &s,
+        stats,
+        solver: std::slice::from_ref(&unproven),
+        ratings: None,
+        weak: &[None],
+    });
+    assert_eq!(
+        (results[0].verdict, results[0].evidence),
+        (Verdict::Contradicted, Some(EvidenceKind::Rollout))
+    );
+    assert_eq!(results[0].readings[0].raw, Verdict::Inconclusive);
 }
