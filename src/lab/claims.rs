@@ -501,11 +501,13 @@ impl Evidence<'_> {
 }
 
 /// A data verdict needs the planned games to reach every verdict, and conditional statistics their
-/// qualifying games.
+/// qualifying games. Where the planned games could not have reached every verdict, a verdict the data
+/// did reach stands (a significant result is one, whatever the power against the other side), and an
+/// undecided one reads "underpowered" rather than "inconclusive".
 fn gate(verdict: Verdict, underpowered: bool, insufficient: bool) -> Verdict {
     if insufficient {
         Verdict::InsufficientData
-    } else if underpowered {
+    } else if underpowered && !verdict.decisive() {
         Verdict::Underpowered
     } else {
         verdict

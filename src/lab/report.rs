@@ -86,7 +86,9 @@ fn reproduce(w: &mut String, r: &StudyResults) {
         (
             "openings",
             format!(
-                "the first {} plies of every game drawn uniformly among the moves that do not end it",
+                "the first {} plies of every game (unless its variant says otherwise, below) drawn uniformly \
+                 among the moves that do not end it, so that agents deterministic given the position play \
+                 distinct games",
                 r.opening
             ),
         ),
@@ -163,11 +165,7 @@ fn cross_play(w: &mut String, r: &StudyResults) {
     let Some(first) = r.pairs.first() else { return };
     let _ = writeln!(
         w,
-        "### Cross-play
-
-On `{}`, seats alternating; the score is the first rung's (95% Wilson interval).
-
-\
+        "### Cross-play\n\nOn `{}`, seats alternating; the score is the first rung's (95% Wilson interval).\n\n\
          | rung a | rung b | games | a's score |\n| --- | --- | ---: | --- |",
         first.spec
     );
@@ -188,9 +186,13 @@ On `{}`, seats alternating; the score is the first rung's (95% Wilson interval).
 }
 
 fn variants(w: &mut String, r: &StudyResults) {
-    let _ = writeln!(w, "## Variants\n\n| variant | spec | sides |\n| --- | --- | --- |");
+    let _ = writeln!(
+        w,
+        "## Variants\n\n| variant | spec | sides | random opening plies |\n| --- | --- | --- | ---: |"
+    );
     for v in &r.variants {
-        let _ = writeln!(w, "| {} | `{}` | {} / {} |", v.name, v.spec, v.sides[0], v.sides[1]);
+        let _ =
+            writeln!(w, "| {} | `{}` | {} / {} | {} |", v.name, v.spec, v.sides[0], v.sides[1], v.opening);
     }
 }
 

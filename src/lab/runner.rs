@@ -140,6 +140,9 @@ pub struct VariantInfo {
     pub name: String,
     pub spec: String,
     pub sides: [String; 2],
+    /// Random plies opening its games.
+    #[serde(default)]
+    pub opening: u32,
 }
 
 /// The study's finished cells, in schedule order, with the results.
@@ -305,6 +308,7 @@ fn gather(
                 name: x.name.clone(),
                 spec: summaries[v * skills].spec.clone(),
                 sides: study.side_names(v).map(str::to_string),
+                opening: x.opening(&s.opening),
             })
             .collect(),
         comparisons: compare_variants(&summaries),

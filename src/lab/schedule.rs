@@ -82,7 +82,7 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
                 agent: study.agents[s].to_string(),
                 games: skill.games,
                 seed,
-                opening: study.study.opening.plies,
+                opening: variant.opening(&study.study.opening),
                 opponent: None,
                 rules_print: prints.rules[v].clone(),
                 agent_print: prints.agents[v][s].clone(),
@@ -91,6 +91,7 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
     }
     if let Some(ratings) = &study.study.ratings {
         let v = study.variant_index(&ratings.variant).expect("checked");
+        let opening = study.study.variants[v].opening(&study.study.opening);
         let spec = with_game!(&study.games[v], |g| g.spec().to_string());
         let rungs = study.labels.len();
         for a in 0..rungs {
@@ -105,7 +106,7 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
                     agent: study.agents[a].to_string(),
                     games: ratings.games,
                     seed,
-                    opening: study.study.opening.plies,
+                    opening,
                     opponent: Some((b, study.agents[b].to_string())),
                     rules_print: prints.rules[v].clone(),
                     agent_print: format!("{}+{}", prints.agents[v][a], prints.agents[v][b]),

@@ -79,6 +79,17 @@ pub struct Variant {
     pub name: String,
     /// The ruleset spec (`sixteen-rebels:first=rebels`).
     pub spec: String,
+    /// Random opening plies for this variant's games in place of the study's `[opening] plies`: 0 where
+    /// the start itself is the question (a forced win in a few plies, which random moves would spoil).
+    #[serde(default)]
+    pub opening: Option<u32>,
+}
+
+impl Variant {
+    /// The random plies opening each of this variant's games.
+    pub fn opening(&self, study: &OpeningSettings) -> u32 {
+        self.opening.unwrap_or(study.plies)
+    }
 }
 
 /// One rung of the ladder: an agent that plays itself, and how many games per variant.
