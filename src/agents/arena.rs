@@ -28,8 +28,8 @@ pub struct GameRecord {
     pub agents: BTreeMap<String, String>,
     /// The moves in RULES.md section 7 notation, the opening's included.
     pub moves: Vec<String>,
-    /// How many of the first moves were drawn by the match's opening policy (uniformly random legal
-    /// moves) rather than chosen by the agents.
+    /// How many of the first moves were the game's opening rather than the agents' chosen moves:
+    /// drawn uniformly by the match (`--opening`) or sampled from the agents' visit counts (`open=`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub opening: u32,
     /// The winning side's name; `None` for a draw.
@@ -145,6 +145,8 @@ fn play_match_game<G: NetGame>(
     // Its own stream of the game's seed, so the agents' randomness is the same with or without it.
     let opening = random_opening(&mut line, opening, derive_seed(seed, OPENING_STREAM));
     let line = play_game(line, [zero.as_mut(), one.as_mut()]);
+    let sampled = specs.iter().map(|s| s.visit_opening()).max().unwrap_or(0);
+    let opening = opening.max(sampled.min(line.plies()));
     let names = game.side_names();
     let outcome = line.outcome().expect("a finished game");
     GameRecord {

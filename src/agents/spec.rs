@@ -58,6 +58,31 @@ pub enum AgentSpec {
     Human,
 }
 
+impl AgentSpec {
+    /// The first plies of each game sampled in proportion to the agent's visit counts (`open=`), for
+    /// the agents that search; the others unchanged.
+    pub fn with_visit_opening(&self, plies: u32) -> AgentSpec {
+        let mut spec = self.clone();
+        match &mut spec {
+            AgentSpec::Mcts(MctsSettings { search, .. }) | AgentSpec::Net(NetSettings { search, .. }) => {
+                search.opening = plies
+            }
+            _ => {}
+        }
+        spec
+    }
+
+    /// The plies of each game this agent samples from its visit counts (`open=`).
+    pub fn visit_opening(&self) -> u32 {
+        match self {
+            AgentSpec::Mcts(MctsSettings { search, .. }) | AgentSpec::Net(NetSettings { search, .. }) => {
+                search.opening
+            }
+            _ => 0,
+        }
+    }
+}
+
 /// The search settings `mcts` and `net` share.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchSettings {

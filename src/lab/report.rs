@@ -13,7 +13,7 @@ use super::claims::{ClaimResult, show};
 use super::runner::{Finished, StudyResults};
 use super::stats::{Z95, wilson};
 use super::store::write_atomic;
-use super::study::EvidenceKind;
+use super::study::{EvidenceKind, OpeningPolicy};
 use crate::agents::GameRecord;
 
 /// One line of the study's games.jsonl: the match record and the cell it belongs to.
@@ -86,10 +86,15 @@ fn reproduce(w: &mut String, r: &StudyResults) {
         (
             "openings",
             format!(
-                "the first {} plies of every game (unless its variant says otherwise, below) drawn uniformly \
-                 among the moves that do not end it, so that agents deterministic given the position play \
-                 distinct games",
-                r.opening
+                "the first {} plies of every game (unless its variant says otherwise, below) {}, so that \
+                 agents deterministic given the position play distinct games",
+                r.opening,
+                match r.opening_policy {
+                    OpeningPolicy::Visits => {
+                        "sampled in proportion to the moving agent's visit counts (its `open=`)"
+                    }
+                    OpeningPolicy::Uniform => "drawn uniformly among the moves that do not end it",
+                }
             ),
         ),
         ("binary", format!("rebel-zero {} built from git `{}` by {}", r.version, r.commit, r.rustc)),
@@ -186,10 +191,8 @@ fn cross_play(w: &mut String, r: &StudyResults) {
 }
 
 fn variants(w: &mut String, r: &StudyResults) {
-    let _ = writeln!(
-        w,
-        "## Variants\n\n| variant | spec | sides | random opening plies |\n| --- | --- | --- | ---: |"
-    );
+    let _ =
+        writeln!(w, "## Variants\n\n| variant | spec | sides | opening plies |\n| --- | --- | --- | ---: |");
     for v in &r.variants {
         let _ =
             writeln!(w, "| {} | `{}` | {} / {} | {} |", v.name, v.spec, v.sides[0], v.sides[1], v.opening);

@@ -58,9 +58,11 @@ pub struct StudyResults {
     pub command: String,
     pub seed: u64,
     pub min_games: u32,
-    /// Random plies opening each game.
+    /// Plies opening each game, and how they are drawn.
     #[serde(default)]
     pub opening: u32,
+    #[serde(default)]
+    pub opening_policy: super::study::OpeningPolicy,
     pub version: String,
     /// The commit the binary was built from (`+dirty` when its tree had changes), and the compiler.
     pub commit: String,
@@ -140,7 +142,7 @@ pub struct VariantInfo {
     pub name: String,
     pub spec: String,
     pub sides: [String; 2],
-    /// Random plies opening its games.
+    /// Plies opening its games.
     #[serde(default)]
     pub opening: u32,
 }
@@ -193,8 +195,8 @@ fn play_cell(
     let clock = Instant::now();
     progress.note(&format!("playing {} ({} games)", cell.id, cell.games));
     let game = &study.games[cell.variant];
-    let agent = &study.agents[cell.skill];
-    let opponent = cell.opponent.as_ref().map_or(agent, |(b, _)| &study.agents[*b]);
+    let agent = &study.cell_agent(cell.skill, cell.variant);
+    let opponent = &cell.opponent.as_ref().map_or(agent.clone(), |(b, _)| study.cell_agent(*b, cell.variant));
     let settings =
         MatchSettings { games: cell.games as usize, seed: cell.seed, threads, opening: cell.opening };
     let records = with_game!(game, |g| run_match(g, [agent, opponent], settings, &|_| progress.game_done()))?;
@@ -280,6 +282,7 @@ fn gather(
         seed: s.seed,
         min_games: s.min_games,
         opening: s.opening.plies,
+        opening_policy: s.opening.policy,
         version: env!("CARGO_PKG_VERSION").to_string(),
         commit: env!("REBEL_ZERO_COMMIT").to_string(),
         rustc: env!("REBEL_ZERO_RUSTC").to_string(),

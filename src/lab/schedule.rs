@@ -53,11 +53,10 @@ impl Prints {
         let agents = study
             .games
             .iter()
-            .map(|game| {
-                study
-                    .agents
-                    .iter()
-                    .map(|agent| fingerprint::agent(agent, game))
+            .enumerate()
+            .map(|(v, game)| {
+                (0..study.agents.len())
+                    .map(|s| fingerprint::agent(&study.cell_agent(s, v), game))
                     .collect::<anyhow::Result<Vec<_>>>()
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
@@ -79,10 +78,10 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
                 variant: v,
                 skill: s,
                 spec: spec.clone(),
-                agent: study.agents[s].to_string(),
+                agent: study.cell_agent(s, v).to_string(),
                 games: skill.games,
                 seed,
-                opening: variant.opening(&study.study.opening),
+                opening: study.uniform_plies(v),
                 opponent: None,
                 rules_print: prints.rules[v].clone(),
                 agent_print: prints.agents[v][s].clone(),
@@ -91,7 +90,7 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
     }
     if let Some(ratings) = &study.study.ratings {
         let v = study.variant_index(&ratings.variant).expect("checked");
-        let opening = study.study.variants[v].opening(&study.study.opening);
+        let opening = study.uniform_plies(v);
         let spec = with_game!(&study.games[v], |g| g.spec().to_string());
         let rungs = study.labels.len();
         for a in 0..rungs {
@@ -103,11 +102,11 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
                     variant: v,
                     skill: a,
                     spec: spec.clone(),
-                    agent: study.agents[a].to_string(),
+                    agent: study.cell_agent(a, v).to_string(),
                     games: ratings.games,
                     seed,
                     opening,
-                    opponent: Some((b, study.agents[b].to_string())),
+                    opponent: Some((b, study.cell_agent(b, v).to_string())),
                     rules_print: prints.rules[v].clone(),
                     agent_print: format!("{}+{}", prints.agents[v][a], prints.agents[v][b]),
                 });
@@ -151,7 +150,18 @@ label = "m8"
         let ids: Vec<&str> = cells.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["g@random", "g@m8", "r@random", "r@m8"]);
         assert_eq!(cells[3].spec, "sixteen-rebels:first=rebels");
-        assert_eq!(cells[3].agent, "mcts:sims=8,c=1.5,temp=0,batch=1,rollout=decisive");
+        // The default opening: the agents sample the first 4 plies from their visit counts.
+        assert_eq!(cells[3].agent, "mcts:sims=8,c=1.5,temp=0,open=4,batch=1,rollout=decisive");
+        assert_eq!(cells[3].opening, 0);
+        let uniform =
+            Study::from_text(&format!("{text}[opening]\nplies = 2\npolicy = \"uniform\"\n")).unwrap();
+        let uniform = schedule(&uniform, &Prints::of(&uniform).unwrap());
+        assert_eq!(uniform[3].agent, "mcts:sims=8,c=1.5,temp=0,batch=1,rollout=decisive");
+        assert_eq!(uniform[3].opening, 2);
+        assert_ne!(
+            uniform[3].agent_print, cells[3].agent_print,
+            "the opening is part of the agent's behaviour"
+        );
         assert_eq!(cells[1].games, 6);
         // Without the first variant, the second's cells keep their seeds.
         let alone = Study::from_text(&text.replacen(

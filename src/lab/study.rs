@@ -52,19 +52,31 @@ pub struct RatingSettings {
     pub games: u32,
 }
 
-/// Each game's first `plies` moves are drawn uniformly at random among the moves that do not end the
-/// game, so that agents deterministic given the position (the rungs of a ladder play themselves)
-/// play distinct games; the default of 4 makes nearly every game of a 400-game cell distinct on every
-/// board of the lab.
+/// How each game opens, so that agents deterministic given the position (the rungs of a ladder play
+/// themselves) play distinct games: its first `plies` moves sampled in proportion to the moving
+/// agent's visit counts (`visits`, the default: AlphaZero's temperature 1, the agent's own judgement of
+/// the moves), or drawn uniformly among the moves that do not end the game (`uniform`: the most
+/// distinct games, but random moves can throw away what the start is about, e.g. open the apex to the
+/// General in Chinese Rebels).
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct OpeningSettings {
     pub plies: u32,
+    #[serde(default)]
+    pub policy: OpeningPolicy,
+}
+
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningPolicy {
+    #[default]
+    Visits,
+    Uniform,
 }
 
 impl Default for OpeningSettings {
     fn default() -> OpeningSettings {
-        OpeningSettings { plies: 4 }
+        OpeningSettings { plies: 4, policy: OpeningPolicy::Visits }
     }
 }
 
@@ -336,6 +348,24 @@ pub struct LoadedStudy {
 }
 
 impl LoadedStudy {
+    /// The agent of rung `skill` in the games of `variant`: with the `visits` opening policy, sampling the
+    /// variant's opening plies from its visit counts.
+    pub fn cell_agent(&self, skill: usize, variant: usize) -> AgentSpec {
+        let plies = self.study.variants[variant].opening(&self.study.opening);
+        match self.study.opening.policy {
+            OpeningPolicy::Visits => self.agents[skill].with_visit_opening(plies),
+            OpeningPolicy::Uniform => self.agents[skill].clone(),
+        }
+    }
+
+    /// The plies of `variant`'s games the match draws uniformly (0 with the `visits` policy).
+    pub fn uniform_plies(&self, variant: usize) -> u32 {
+        match self.study.opening.policy {
+            OpeningPolicy::Visits => 0,
+            OpeningPolicy::Uniform => self.study.variants[variant].opening(&self.study.opening),
+        }
+    }
+
     pub fn top_label(&self) -> &str {
         self.labels.last().expect("a checked study has a skill")
     }
