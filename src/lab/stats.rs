@@ -97,7 +97,8 @@ pub struct Estimate {
 
 /// `(cluster, value)` per game, value in [0, 1] (a score or an event's 0/1): the Wilson interval on
 /// the effective sample size `n / deff`, where the design effect `deff` is the cluster-robust variance
-/// of the mean over the binomial one (capped so that `n_eff ≤ n`; one cluster counts as one game).
+/// of the mean over the binomial one, never more than the clusters (games that share an opening, or
+/// repeat, are at most one independent sample between them).
 pub fn clustered(values: &[(u64, f64)]) -> Estimate {
     let n = values.len() as u32;
     let (mean, variance, clusters) = cluster_moments(values);
@@ -105,9 +106,9 @@ pub fn clustered(values: &[(u64, f64)]) -> Estimate {
     let effective_n = if clusters <= 1 {
         n.min(1) as f64
     } else if variance <= 0.0 || binomial <= 0.0 {
-        n as f64
+        clusters as f64
     } else {
-        (n as f64 * binomial / variance).min(n as f64)
+        (n as f64 * binomial / variance).min(clusters as f64)
     };
     let interval = wilson(mean * effective_n, effective_n, Z95);
     Estimate { interval: Interval { estimate: mean, ..interval }, n, clusters: clusters as u32, effective_n }
@@ -125,7 +126,8 @@ pub fn clustered_mean(values: &[(u64, f64)]) -> Estimate {
     let half = student_t_quantile(0.975, clusters as f64 - 1.0) * variance.sqrt();
     let naive =
         values.iter().map(|v| (v.1 - mean).powi(2)).sum::<f64>() / (n as f64 - 1.0).max(1.0) / n as f64;
-    let effective_n = if variance > 0.0 { (n as f64 * naive / variance).min(n as f64) } else { n as f64 };
+    let effective_n =
+        if variance > 0.0 { (n as f64 * naive / variance).min(clusters as f64) } else { clusters as f64 };
     let interval = Interval { estimate: mean, low: mean - half, high: mean + half };
     Estimate { interval, n, clusters: clusters as u32, effective_n }
 }
@@ -374,6 +376,10 @@ mod more_tests {
         assert!((four.interval.low - once.interval.low).abs() < 1e-12);
         // A single cluster is one game's worth of evidence.
         assert_eq!(clustered(&[(7, 1.0); 30]).effective_n, 1.0);
+        // Outcomes alike across clusters (a design effect below 1) still count each cluster once.
+        let alike: Vec<(u64, f64)> = (0..120).map(|i| (i % 30, if i < 117 { 1.0 } else { 0.0 })).collect();
+        assert_eq!(clustered(&alike).effective_n, 30.0);
+        assert_eq!(clustered_mean(&alike).effective_n.min(30.0), clustered_mean(&alike).effective_n);
     }
 
     #[test]
