@@ -72,8 +72,10 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         out.display()
     );
     for claim in &r.claims {
-        let from = claim.evidence.map_or("no usable evidence", |k| k.as_str());
-        println!("  {:<10} {:<17} from the {from}", claim.id, claim.verdict.as_str());
+        let from = claim
+            .evidence
+            .map_or("(no evidence that is not weak)".to_string(), |k| format!("from the {}", k.as_str()));
+        println!("  {:<10} {:<17} {from}", claim.id, claim.verdict.as_str());
     }
     println!("wrote {}", out.join("report.md").display());
     Ok(())

@@ -101,8 +101,37 @@ pub struct Evidence<'a> {
     pub solver: &'a [SolverResult],
     /// Each rung's measured rating, where the rungs played each other.
     pub ratings: Option<&'a [Rating]>,
-    /// For each rung, why stronger evidence shows it wrong, if it does.
+    /// For each rung, why stronger evidence shows it wrong, if it does: everywhere (`weak`: a rung of a
+    /// stronger kind beats it), or on the variants a tablebase covers (`table_weak`, `covered`).
     pub weak: &'a [Option<String>],
+    pub table_weak: &'a [Option<String>],
+    pub covered: &'a [bool],
+}
+
+impl Evidence<'_> {
+    /// Why the readings of rung `skill` on `test` are weak, if they are.
+    fn weakness(&self, skill: usize, test: &ClaimTest) -> Option<String> {
+        let on_covered = test_variants(test)
+            .iter()
+            .any(|v| self.study.variant_index(v).is_some_and(|i| self.covered.get(i) == Some(&true)));
+        let table = self.table_weak.get(skill).cloned().flatten().filter(|_| on_covered);
+        self.weak.get(skill).cloned().flatten().or(table)
+    }
+}
+
+/// The variants a claim's test reads.
+fn test_variants(test: &ClaimTest) -> Vec<&str> {
+    match test {
+        ClaimTest::Threshold { measure, .. }
+        | ClaimTest::Near { measure, .. }
+        | ClaimTest::Trend { measure, .. } => {
+            vec![measure.variant.as_str()]
+        }
+        ClaimTest::Compare { a, b, .. } | ClaimTest::CloserToHalf { a, b } => {
+            vec![a.variant.as_str(), b.variant.as_str()]
+        }
+        ClaimTest::Solver { variant, .. } => vec![variant.as_str()],
+    }
 }
 
 /// A measured number.
@@ -572,7 +601,7 @@ fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
             p_value: Some(p_value.min(1.0)),
             adjusted: outcome.raw,
             trend: outcome.trend,
-            weak: evidence.weak.get(top).cloned().flatten(),
+            weak: evidence.weakness(top, &claim.test),
         });
     }
     readings.sort_by_key(|r| std::cmp::Reverse(r.kind));

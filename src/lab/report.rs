@@ -158,11 +158,21 @@ fn ladder(w: &mut String, r: &StudyResults) {
             s.label,
             rung.kind.as_str(),
             s.games,
-            rung.weak.as_deref().unwrap_or("–")
+            shown_wrong(rung)
         );
     }
     let _ = writeln!(w);
     cross_play(w, r);
+}
+
+/// What shows a rung wrong: a stronger rung (for every variant), the tablebase (for its variants).
+fn shown_wrong(rung: &super::runner::RungInfo) -> String {
+    match (&rung.weak, &rung.table_weak) {
+        (None, None) => "–".to_string(),
+        (Some(beaten), None) => beaten.clone(),
+        (None, Some(table)) => format!("{table} (on the variants it covers)"),
+        (Some(beaten), Some(table)) => format!("{beaten}; {table} (on the variants it covers)"),
+    }
 }
 
 /// The games the ratings come from: every pair of rungs, seats alternating.

@@ -134,7 +134,11 @@ pub struct RungInfo {
     /// the opening), over the variants a table covers.
     pub judged: u32,
     pub erred: u32,
+    /// Why stronger evidence shows the rung wrong: in the cross-play (for every variant), or by the
+    /// tablebase (for the variants a table covers: its readings on other boards stand).
     pub weak: Option<String>,
+    #[serde(default)]
+    pub table_weak: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -270,7 +274,17 @@ fn gather(
     let ratings = fit(study.labels.len(), &pair_results);
     let rungs = rung_infos(study, ratings.as_deref(), &judged);
     let weak: Vec<Option<String>> = rungs.iter().map(|r| r.weak.clone()).collect();
-    let evidence = Evidence { study, stats, solver: &solver, ratings: ratings.as_deref(), weak: &weak };
+    let table_weak: Vec<Option<String>> = rungs.iter().map(|r| r.table_weak.clone()).collect();
+    let covered: Vec<bool> = study.games.iter().map(super::solve::covered).collect();
+    let evidence = Evidence {
+        study,
+        stats,
+        solver: &solver,
+        ratings: ratings.as_deref(),
+        weak: &weak,
+        table_weak: &table_weak,
+        covered: &covered,
+    };
     let claims: Vec<ClaimResult> = judge_all(&evidence);
     let compute_seconds =
         cells.iter().map(|c| c.seconds).sum::<f64>() + solver.iter().map(|r| r.seconds).sum::<f64>();
@@ -398,7 +412,8 @@ fn rung_infos(study: &LoadedStudy, ratings: Option<&[Rating]>, judged: &[(u32, u
                 rating: ratings.map(|r| r[s]),
                 judged: judged_games,
                 erred,
-                weak: table.or(beaten),
+                weak: beaten,
+                table_weak: table,
             }
         })
         .collect()

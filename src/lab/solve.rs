@@ -53,6 +53,11 @@ fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)> {
     path.exists().then_some((hunt, path))
 }
 
+/// Whether a tablebase file covers `game`'s rules (its rungs' games are then judged against it).
+pub fn covered(game: &AnyGame) -> bool {
+    table_of(game).is_some()
+}
+
 /// The start value of `variant` by its tablebase, counting the draw cap; `None` when no table covers it.
 pub fn table_value(variant: &str, game: &AnyGame) -> Option<anyhow::Result<SolverResult>> {
     let (hunt, path) = table_of(game)?;

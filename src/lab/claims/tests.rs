@@ -103,7 +103,7 @@ fn judged(
     weak: &[Option<String>],
 ) -> Vec<ClaimResult> {
     let stats = stats.iter().map(|v| v.iter().map(|s| s.as_slice()).collect()).collect();
-    judge_all(&Evidence { study, stats, solver: &[], ratings, weak })
+    judge_all(&Evidence { study, stats, solver: &[], ratings, weak, table_weak: &[], covered: &[] })
 }
 
 fn verdict(study: &LoadedStudy, stats: &[Vec<Vec<GameStats>>]) -> Verdict {
@@ -234,6 +234,34 @@ fn the_strongest_evidence_that_is_not_weak_gives_the_verdict() {
     assert_eq!(judged(&s, &stats, None, &all_wrong)[0].verdict, Verdict::Inconclusive);
 }
 
+/// The tablebase's judgement of a rung weakens its readings only on the variants a table covers.
+#[test]
+fn a_rung_the_tablebase_shows_wrong_is_weak_only_on_the_tables_variants() {
+    let claim = "[[claims]]\nid = \"C1\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 400)], claim);
+    let stats = [vec![games(400, [80, 320], 40, [0, 0])]];
+    let stats: Vec<Vec<&[GameStats]>> =
+        stats.iter().map(|v| v.iter().map(|s| s.as_slice()).collect()).collect();
+    let table_weak = [Some("the tablebase finds a forced result given up".to_string())];
+    let judge = |covered: &[bool]| {
+        let evidence = Evidence {
+            study: &s,
+            stats: stats.clone(),
+            solver: &[],
+            ratings: None,
+            weak: &[None],
+            table_weak: &table_weak,
+            covered,
+        };
+        judge_all(&evidence).remove(0)
+    };
+    let on_the_table = judge(&[true]);
+    assert!(on_the_table.readings[0].weak.is_some());
+    assert_eq!(on_the_table.evidence, None, "no verdict from a rung shown wrong");
+    let elsewhere = judge(&[false]);
+    assert_eq!((elsewhere.verdict, elsewhere.evidence), (Verdict::Supported, Some(EvidenceKind::Rollout)));
+}
+
 /// A proof outranks every sample of games.
 #[test]
 fn an_exact_value_outranks_the_ladders() {
@@ -258,6 +286,8 @@ fn an_exact_value_outranks_the_ladders() {
         solver: std::slice::from_ref(&proof),
         ratings: None,
         weak: &[None],
+        table_weak: &[],
+        covered: &[],
     });
     let result = &results[0];
     assert_eq!((result.verdict, result.evidence), (Verdict::Supported, Some(EvidenceKind::Exact)));
@@ -277,6 +307,8 @@ fn an_exact_value_outranks_the_ladders() {
         solver: std::slice::from_ref(&unproven),
         ratings: None,
         weak: &[None],
+        table_weak: &[],
+        covered: &[],
     });
     assert_eq!(
         (results[0].verdict, results[0].evidence),
