@@ -262,12 +262,11 @@ fn every_shipped_study_loads_and_every_claim_is_tested_somewhere() {
 
 /// The committed studies were played by rules and agents that behave as the current ones: a change
 /// to move generation, to how a game ends, or to a search that would change their games fails here
-/// until the study is played again. (twenty-six and chess predate the fingerprints; they are played
-/// again when their networks join them, docs/studies/README.md.)
+/// until the study is played again.
 #[test]
 fn committed_studies_are_not_stale() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for name in ["quick", "sixteen", "imperial"] {
+    for name in ["quick", "sixteen", "imperial", "juroku"] {
         let dir = root.join("docs/studies").join(name);
         let output = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
             .args(["balance", "--check", dir.to_str().unwrap()])
