@@ -59,14 +59,20 @@ pub fn agent(spec: &AgentSpec, game: &AnyGame) -> anyhow::Result<String> {
     with_game!(game, |g| agent_of(spec, g))
 }
 
+/// A network agent's weights file (its checkpoint's `model.bpk`) and the file's SHA-256.
+pub fn weights(settings: &crate::agents::NetSettings) -> anyhow::Result<(std::path::PathBuf, [u8; 32])> {
+    let checkpoint = crate::nn::Checkpoint::open(std::path::Path::new(&settings.path))?;
+    let file = checkpoint.file(crate::nn::checkpoint::MODEL_FILE);
+    let digest = Sha256::digest(std::fs::read(&file)?);
+    Ok((file, digest.into()))
+}
+
 fn agent_of<G: NetGame>(spec: &AgentSpec, game: &G) -> anyhow::Result<String> {
     let mut hash = Sha256::new();
     hash.update(spec.to_string().as_bytes());
     let probe = match spec {
         AgentSpec::Net(settings) => {
-            let checkpoint = crate::nn::Checkpoint::open(std::path::Path::new(&settings.path))?;
-            let weights = std::fs::read(checkpoint.file(crate::nn::checkpoint::MODEL_FILE))?;
-            hash.update(Sha256::digest(&weights));
+            hash.update(weights(settings)?.1);
             Some(AgentSpec::Net(crate::agents::NetSettings {
                 search: capped(settings.search),
                 ..settings.clone()

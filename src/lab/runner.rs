@@ -104,10 +104,8 @@ pub struct SkillInfo {
 /// The weights file of a network agent and its SHA-256.
 fn weights_of(agent: &crate::agents::AgentSpec) -> Option<(String, String)> {
     let crate::agents::AgentSpec::Net(settings) = agent else { return None };
-    let checkpoint = crate::nn::Checkpoint::open(Path::new(&settings.path)).ok()?;
-    let file = checkpoint.file(crate::nn::checkpoint::MODEL_FILE);
-    let bytes = std::fs::read(&file).ok()?;
-    Some((file.display().to_string(), sha256_hex(&bytes)))
+    let (file, digest) = fingerprint::weights(settings).ok()?;
+    Some((file.display().to_string(), digest.iter().map(|b| format!("{b:02x}")).collect()))
 }
 
 /// One cross-play cell: rung `a` against rung `b`.
@@ -445,6 +443,7 @@ pub struct Stale {
 pub fn check(results: &StudyResults) -> anyhow::Result<Vec<Stale>> {
     let mut stale = Vec::new();
     let mut games: std::collections::BTreeMap<String, (crate::game::AnyGame, String)> = Default::default();
+    let mut agent_prints: std::collections::BTreeMap<(String, String), String> = Default::default();
     let cells =
         results.cells.iter().map(|c| (&c.id, &c.spec, vec![c.agent.clone()], &c.rules_print, &c.agent_print));
     let pairs =
@@ -466,11 +465,17 @@ pub fn check(results: &StudyResults) -> anyhow::Result<Vec<Stale>> {
             });
             continue;
         }
-        let now = agents
-            .iter()
-            .map(|a| fingerprint::agent(&crate::agents::AgentSpec::parse(a)?, game))
-            .collect::<anyhow::Result<Vec<_>>>()?
-            .join("+");
+        let mut now = Vec::new();
+        for agent in &agents {
+            // The cross-play's agents are the cells' agents: each is probed once per ruleset.
+            let key = (spec.clone(), agent.clone());
+            if !agent_prints.contains_key(&key) {
+                let print = fingerprint::agent(&crate::agents::AgentSpec::parse(agent)?, game)?;
+                agent_prints.insert(key.clone(), print);
+            }
+            now.push(agent_prints[&key].clone());
+        }
+        let now = now.join("+");
         if now != *agent_print {
             stale.push(Stale {
                 cell: id.clone(),
