@@ -1,9 +1,10 @@
 //! rebel-zero: a self-play lab that measures the balance of historical hunt games and Betza's chess
-//! variants. Layers, lowest first (each uses only those before it): `game` → `tablebase` → `search` →
+//! variants. Layers, lowest first (each uses only those before it): `files` → `game` → `tablebase` → `search` →
 //! `agents` → `nn` → `lab` → `cli`. See README.md.
 
 pub mod agents;
 pub mod cli;
+pub mod files;
 pub mod game;
 pub mod lab;
 pub mod nn;

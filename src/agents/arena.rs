@@ -5,42 +5,14 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::{Agent, AgentError, AgentSpec, derive_seed};
 
 /// The stream of a game's seed its random opening draws from (the agents use streams 0 and 1).
 const OPENING_STREAM: u64 = 0x6f70_656e;
-use crate::game::{Game, Playthrough, Reason, Side};
+use crate::game::{Game, GameRecord, Playthrough, Reason, Side};
 use crate::nn::NetGame;
-
-/// One finished game as written to `games.jsonl`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRecord {
-    /// The game's index in its match.
-    pub game: usize,
-    pub spec: String,
-    /// The game's own seed, derived from the match seed and the index.
-    pub seed: u64,
-    /// The start position (RULES.md section 7).
-    pub start: String,
-    /// Side name → agent spec.
-    pub agents: BTreeMap<String, String>,
-    /// The moves in RULES.md section 7 notation, the opening's included.
-    pub moves: Vec<String>,
-    /// How many of the first moves were the game's opening rather than the agents' chosen moves:
-    /// drawn uniformly by the match (`--opening`) or sampled from the agents' visit counts (`open=`).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub opening: u32,
-    /// The winning side's name; `None` for a draw.
-    pub winner: Option<String>,
-    pub reason: String,
-    pub plies: u32,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
 
 /// Plays `line` to its end; `agents[i]` plays side `i`.
 pub fn play_game<G: Game>(mut line: Playthrough<G>, agents: [&mut dyn Agent<G>; 2]) -> Playthrough<G> {
@@ -150,6 +122,7 @@ fn play_match_game<G: NetGame>(
     let names = game.side_names();
     let outcome = line.outcome().expect("a finished game");
     GameRecord {
+        cell: None,
         game: index,
         spec: game.spec().to_string(),
         seed,

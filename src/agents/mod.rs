@@ -10,8 +10,8 @@ pub mod perfect;
 pub mod random;
 pub mod spec;
 
-pub use arena::{GameRecord, MatchSettings, MatchSummary, play_game, random_opening, run_match};
-pub use spec::{AgentError, AgentSpec, MctsSettings, NetSettings, SearchSettings};
+pub use arena::{MatchSettings, MatchSummary, play_game, random_opening, run_match};
+pub use spec::{AgentError, AgentSpec, MAX_SIMULATIONS, MctsSettings, NetSettings, SearchSettings};
 
 use crate::game::{Game, Playthrough};
 

@@ -14,9 +14,12 @@ use super::mcts::MctsAgent;
 use super::perfect::PerfectAgent;
 use super::random::RandomAgent;
 use super::{Agent, derive_seed};
+use crate::game::AnyGame;
 use crate::game::playout::RolloutPolicy;
 use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint};
 use crate::search::{RolloutEvaluator, SearchConfig};
+use crate::tablebase::{Tablebase, default_table_path};
+use crate::with_game;
 
 /// Every agent name with its keys, for help texts and error messages.
 pub const KNOWN_AGENTS: &[(&str, &str)] = &[
@@ -41,6 +44,19 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
     ),
     ("human", "moves typed at the terminal (rebel-zero play only)"),
 ];
+
+/// The networks the project ships, one per board (checkpoints/README.md).
+pub const SHIPPED_NETWORKS: &[&str] = &[
+    "checkpoints/sixteen-rebels",
+    "checkpoints/juroku-musashi",
+    "checkpoints/twenty-six-rebels",
+    "checkpoints/imperial-contest",
+    "checkpoints/chess",
+];
+
+/// The most simulations a search may be asked for: each costs a tree node (about 100 bytes with its
+/// edges), so ten million stay within a few GB, and more would run for hours per move anyway.
+pub const MAX_SIMULATIONS: u32 = 10_000_000;
 
 const MCTS_KEYS: &str = "sims, c, temp, open, contempt, batch, rollout";
 const NET_KEYS: &str = "path, sims, c, temp, open, contempt, batch";
@@ -68,6 +84,17 @@ impl AgentSpec {
                 search.opening = plies
             }
             _ => {}
+        }
+        spec
+    }
+
+    /// The same agent searching `simulations` per move (agents that do not search are unchanged).
+    pub fn with_simulations(&self, simulations: u32) -> AgentSpec {
+        let mut spec = self.clone();
+        if let AgentSpec::Mcts(MctsSettings { search, .. }) | AgentSpec::Net(NetSettings { search, .. }) =
+            &mut spec
+        {
+            search.simulations = simulations;
         }
         spec
     }
@@ -144,6 +171,14 @@ pub struct NetSettings {
     /// A checkpoint: a run folder (its latest generation) or a generation folder.
     pub path: String,
     pub search: SearchSettings,
+}
+
+impl NetSettings {
+    /// The checkpoint's folder: `path` from the current folder, else (a shipped network such as
+    /// `checkpoints/sixteen-rebels`, asked for from elsewhere) beside the binary or in its source tree.
+    pub fn checkpoint_dir(&self) -> std::path::PathBuf {
+        crate::files::find_shipped(Path::new(&self.path))
+    }
 }
 
 /// The rollout MCTS agent's settings.
@@ -223,6 +258,29 @@ impl AgentSpec {
         matches!(self, AgentSpec::Human)
     }
 
+    /// The strongest agent the project ships for `game`: best play where its tablebase has been built
+    /// (`rebel-zero solve`), else the shipped network of its board at 400 simulations, else rollout
+    /// MCTS at 2000 simulations.
+    pub fn strongest_shipped(game: &AnyGame) -> AgentSpec {
+        if let AnyGame::Hunt(hunt) = game
+            && Tablebase::check_supported(hunt).is_ok()
+            && default_table_path(hunt).exists()
+        {
+            return AgentSpec::Perfect { table: None };
+        }
+        let fits = |path: &str| {
+            with_game!(game, |g| {
+                crate::nn::Checkpoint::open(&crate::files::find_shipped(Path::new(path)))
+                    .is_ok_and(|c| c.check_game(g).is_ok())
+            })
+        };
+        let text = match SHIPPED_NETWORKS.iter().find(|path| fits(path)) {
+            Some(path) => format!("net:path={path},sims=400"),
+            None => "mcts:sims=2000".to_string(),
+        };
+        AgentSpec::parse(&text).expect("a valid built-in spec")
+    }
+
     /// The agent for `game`, its randomness drawn from `seed`. The human is not an [`Agent`]: the
     /// `play` command reads its moves itself.
     pub fn build<G: NetGame>(&self, game: &G, seed: u64) -> Result<Box<dyn Agent<G>>, AgentError> {
@@ -235,7 +293,7 @@ impl AgentSpec {
             AgentSpec::Net(settings) => {
                 let device = Device::flex();
                 let net =
-                    checkpoint::load_for_game(Path::new(&settings.path), game, &device).map_err(|e| {
+                    checkpoint::load_for_game(&settings.checkpoint_dir(), game, &device).map_err(|e| {
                         AgentError::Checkpoint { agent: self.to_string(), problem: e.to_string() }
                     })?;
                 let evaluator = NetEvaluator::new(game, InferenceNet::new(&net));
@@ -322,7 +380,11 @@ impl SearchOptions<'_> {
         let s = &mut *self.settings;
         match key {
             "sims" => {
-                s.simulations = value.parse().ok().filter(|&n| n >= 1).ok_or_else(|| bad("an integer ≥ 1"))?
+                s.simulations = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=MAX_SIMULATIONS).contains(n))
+                    .ok_or_else(|| bad(&format!("an integer 1..{MAX_SIMULATIONS}")))?
             }
             "batch" => {
                 s.batch = value
@@ -442,7 +504,8 @@ mod tests {
             ("net:path=x,contempt=1.5", &["contempt=1.5", "from 0 to 1"]),
             ("mcts:contempt=-0.1", &["contempt=-0.1"]),
             ("mcts:rollout=smart", &["rollout=smart", "decisive or uniform"]),
-            ("mcts:sims=0", &["sims=0", "≥ 1"]),
+            ("mcts:sims=0", &["sims=0", "1..10000000"]),
+            ("mcts:sims=4294967295", &["sims=4294967295", "1..10000000"]),
             ("mcts:sims=many", &["sims=many"]),
             ("mcts:c=-1", &["c=-1"]),
             ("mcts:temp=nan", &["temp=nan"]),

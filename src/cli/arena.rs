@@ -2,16 +2,16 @@
 //! with alternating seats, a progress bar, a summary table, and optionally `DIR/games.jsonl` and
 //! `DIR/summary.json`.
 
-use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::load_game;
-use crate::agents::{AgentSpec, GameRecord, MatchSettings, MatchSummary, run_match};
+use super::{load_game, usage, usage_bail};
+use crate::agents::{AgentSpec, MatchSettings, MatchSummary, run_match};
 use crate::game::Game;
+use crate::game::GameRecord;
 use crate::with_game;
 
 #[derive(Args, Debug)]
@@ -36,19 +36,25 @@ pub struct MatchArgs {
     /// the agents take over, so that agents deterministic given the position play distinct games.
     #[arg(long, default_value_t = 0)]
     opening: u32,
+    /// Print the summary (summary.json's content) as one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let [a, b] = match args.agents.as_slice() {
-        [a, b] => [AgentSpec::parse(a)?, AgentSpec::parse(b)?],
-        other => bail!("a match needs exactly two --agent options (got {})", other.len()),
+        [a, b] => [AgentSpec::parse(a).map_err(usage)?, AgentSpec::parse(b).map_err(usage)?],
+        other => usage_bail!("a match needs exactly two --agent options (got {})", other.len()),
     };
+    if a.is_human() || b.is_human() {
+        usage_bail!("the human agent can only play in `rebel-zero play`");
+    }
     if args.games == 0 {
-        bail!("--games must be at least 1");
+        usage_bail!("--games must be at least 1");
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
-        bail!("--threads must be at least 1");
+        usage_bail!("--threads must be at least 1");
     }
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -63,9 +69,14 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         let records = run_match(g, [&a, &b], settings, &|_| progress.inc(1))?;
         progress.finish_and_clear();
         let summary = MatchSummary::new(g, [&a, &b], args.seed, &records);
-        print_summary(g, &summary);
         if let Some(dir) = &args.out {
             write_results(dir, &records, &summary)?;
+        }
+        if args.json {
+            return super::print_json(&summary);
+        }
+        print_summary(g, &summary);
+        if let Some(dir) = &args.out {
             println!(
                 "wrote {} and {}",
                 dir.join("games.jsonl").display(),
@@ -116,17 +127,15 @@ fn write_results(
     records: &[GameRecord],
     summary: &MatchSummary,
 ) -> anyhow::Result<()> {
-    let path = dir.join("games.jsonl");
-    let mut file = std::io::BufWriter::new(
-        std::fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?,
-    );
+    let mut games = Vec::new();
     for record in records {
-        serde_json::to_writer(&mut file, record)?;
-        writeln!(file)?;
+        serde_json::to_writer(&mut games, record)?;
+        games.push(b'\n');
     }
-    file.flush().with_context(|| format!("writing {}", path.display()))?;
-    let path = dir.join("summary.json");
-    std::fs::write(&path, serde_json::to_string_pretty(summary)? + "\n")
-        .with_context(|| format!("writing {}", path.display()))?;
+    crate::files::write_atomic(&dir.join("games.jsonl"), &games)?;
+    crate::files::write_atomic(
+        &dir.join("summary.json"),
+        (serde_json::to_string_pretty(summary)? + "\n").as_bytes(),
+    )?;
     Ok(())
 }

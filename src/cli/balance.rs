@@ -1,19 +1,27 @@
-//! `rebel-zero balance STUDY.toml [--out DIR] [--threads T]`: runs (or resumes) a balance study and
-//! writes report.md, results.json, games.jsonl and SVG charts into DIR (default `studies/<name>/`).
+//! `rebel-zero balance [STUDY.toml | --preset NAME] [--out DIR] [--threads T]`: runs (or resumes) a
+//! balance study and writes report.md, results.json, games.jsonl and SVG charts into DIR (default
+//! `studies/<name>/` under the current folder), printed at the end. With no study it runs the built-in
+//! quick study.
 
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::presets;
 use crate::lab::report::write_all;
 use crate::lab::{Progress, RunOptions, Study, run_study};
 
 #[derive(Args, Debug)]
 pub struct BalanceArgs {
-    /// The study file; by default the quick study of the sixteen-rebels family.
-    #[arg(default_value = "configs/balance/quick.toml")]
-    study: PathBuf,
+    /// The study file; without it (and without --preset) the built-in quick study.
+    #[arg(conflicts_with = "preset")]
+    study: Option<PathBuf>,
+    /// A study built into the binary: quick, sixteen, juroku, twenty-six, imperial, chess
+    /// (`--preset list` lists them with the files they came from).
+    #[arg(long, value_name = "NAME")]
+    preset: Option<String>,
     /// Output directory; finished cells there are kept and not played again.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -44,17 +52,39 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.check {
         return check(dir);
     }
-    let study = Study::load(&args.study)?;
+    if args.preset.as_deref() == Some("list") {
+        presets::print_list(presets::STUDIES);
+        return Ok(());
+    }
+    let (study, mut command, file) = match (&args.study, &args.preset) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading study file {}", path.display()))?;
+            let study = Study::from_text(&text)
+                .with_context(|| format!("study file {}", path.display()))
+                .map_err(super::usage)?;
+            (study, format!("rebel-zero balance {}", path.display()), path.clone())
+        }
+        (None, name) => {
+            let preset = presets::find(presets::STUDIES, name.as_deref().unwrap_or("quick"))?;
+            let study = Study::from_text(preset.text)
+                .with_context(|| format!("the built-in study {}", preset.path))?;
+            let command = match name {
+                Some(name) => format!("rebel-zero balance --preset {name}"),
+                None => "rebel-zero balance".to_string(),
+            };
+            (study, command, PathBuf::from(preset.path))
+        }
+    };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
-        anyhow::bail!("--threads must be at least 1");
+        super::usage_bail!("--threads must be at least 1");
     }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("studies").join(&study.study.name));
-    let mut command = format!("rebel-zero balance {}", args.study.display());
     if let Some(dir) = &args.out {
         command += &format!(" --out {}", dir.display());
     }
-    let options = RunOptions { threads, command, file: args.study.clone() };
+    let options = RunOptions { threads, command, file };
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
             .expect("a valid template"),

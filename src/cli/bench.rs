@@ -25,6 +25,9 @@ pub struct BenchArgs {
     /// Seed of the random playouts.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Print the measurements as one JSON object (`{"rows": [...]}`) instead of a table.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
@@ -34,21 +37,37 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         args.specs.clone()
     };
     let budget = Duration::from_secs_f64(args.seconds.max(0.05));
-    println!("| ruleset | perft depth | perft nodes/s | playouts/s | mean plies | cap draws |");
-    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    if !args.json {
+        println!("| ruleset | perft depth | perft nodes/s | playouts/s | mean plies | cap draws |");
+        println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    }
+    let mut rows = Vec::new();
     for spec in &specs {
         let game = load_game(spec)?;
         with_game!(&game, |g| {
             let (depth, nodes_per_second) = perft_speed(g, budget);
             let playouts = playout_speed(g, budget, args.seed);
-            println!(
-                "| {spec} | {depth} | {:.1} M | {:.1} k | {:.1} | {:.0}% |",
-                nodes_per_second / 1e6,
-                playouts.per_second / 1e3,
-                playouts.mean_plies,
-                100.0 * playouts.cap_share
-            );
+            rows.push(serde_json::json!({
+                "spec": spec,
+                "perft_depth": depth,
+                "perft_nodes_per_second": nodes_per_second,
+                "playouts_per_second": playouts.per_second,
+                "mean_plies": playouts.mean_plies,
+                "cap_share": playouts.cap_share,
+            }));
+            if !args.json {
+                println!(
+                    "| {spec} | {depth} | {:.1} M | {:.1} k | {:.1} | {:.0}% |",
+                    nodes_per_second / 1e6,
+                    playouts.per_second / 1e3,
+                    playouts.mean_plies,
+                    100.0 * playouts.cap_share
+                );
+            }
         });
+    }
+    if args.json {
+        super::print_json(&serde_json::json!({ "rows": rows }))?;
     }
     Ok(())
 }

@@ -29,6 +29,9 @@ pub struct BenchNetArgs {
     /// Seconds per batch size.
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
+    /// Print the measurements as one JSON object (`{"rows": [...]}`) instead of a table.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &BenchNetArgs) -> anyhow::Result<()> {
@@ -53,9 +56,13 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
     let per_position = shape.planes * width * height;
     let flops = 2.0 * shape.multiply_adds() as f64;
     let fast = InferenceNet::new(&net);
-    println!("network {}", describe(&shape, &args.spec, flops, "per position"));
-    println!("{:>6} {:>25} {:>25}", "batch", "burn flex forward", "inference forward");
-    println!("{:>6} {:>14} {:>10} {:>14} {:>10}", "", "positions/s", "GFLOP/s", "positions/s", "GFLOP/s");
+    let network = describe(&shape, &args.spec, flops, "per position");
+    if !args.json {
+        println!("network {network}");
+        println!("{:>6} {:>25} {:>25}", "batch", "burn flex forward", "inference forward");
+        println!("{:>6} {:>14} {:>10} {:>14} {:>10}", "", "positions/s", "GFLOP/s", "positions/s", "GFLOP/s");
+    }
+    let mut rows = Vec::new();
     let budget = Duration::from_secs_f64(args.seconds);
     for &batch in &args.batches {
         anyhow::ensure!(batch >= 1, "batch sizes must be ≥ 1");
@@ -69,11 +76,24 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
         });
         let mut output = Inference::default();
         let fast_rate = positions_per_second(batch, budget, || fast.infer(&input, batch, &mut output));
+        rows.push(serde_json::json!({
+            "batch": batch,
+            "burn_positions_per_second": burn_rate,
+            "burn_gflops": burn_rate * flops / 1e9,
+            "inference_positions_per_second": fast_rate,
+            "inference_gflops": fast_rate * flops / 1e9,
+        }));
+        if args.json {
+            continue;
+        }
         println!(
             "{batch:>6} {burn_rate:>14.0} {:>10.2} {fast_rate:>14.0} {:>10.2}",
             burn_rate * flops / 1e9,
             fast_rate * flops / 1e9
         );
+    }
+    if args.json {
+        super::print_json(&serde_json::json!({ "network": network, "rows": rows }))?;
     }
     Ok(())
 }

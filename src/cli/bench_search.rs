@@ -30,13 +30,19 @@ pub struct BenchSearchArgs {
     seconds: f64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Print the measurements as one JSON object (`{"rows": [...]}`) instead of a table.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.sims >= 1 && args.batch >= 1, "--sims and --batch must be at least 1");
     let budget = Duration::from_secs_f64(args.seconds.max(0.05));
-    println!("| ruleset | evaluator | win-in-one check | sims/search | batch | simulations/s |");
-    println!("| --- | --- | --- | ---: | ---: | ---: |");
+    if !args.json {
+        println!("| ruleset | evaluator | win-in-one check | sims/search | batch | simulations/s |");
+        println!("| --- | --- | --- | ---: | ---: | ---: |");
+    }
+    let mut rows = Vec::new();
     for spec in &args.specs {
         let game = load_game(spec)?;
         with_game!(&game, |g| {
@@ -63,6 +69,17 @@ pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
                 ),
             ];
             for (name, check, per_second) in runs {
+                rows.push(serde_json::json!({
+                    "spec": spec,
+                    "evaluator": name,
+                    "win_in_one_check": check == "on",
+                    "simulations_per_search": args.sims,
+                    "batch": args.batch,
+                    "simulations_per_second": per_second,
+                }));
+                if args.json {
+                    continue;
+                }
                 println!(
                     "| {spec} | {name} | {check} | {} | {} | {:.0} k |",
                     args.sims,
@@ -71,6 +88,9 @@ pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
                 );
             }
         });
+    }
+    if args.json {
+        super::print_json(&serde_json::json!({ "rows": rows }))?;
     }
     Ok(())
 }

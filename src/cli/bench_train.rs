@@ -27,6 +27,9 @@ pub struct BenchTrainArgs {
     /// Seconds per batch size.
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
+    /// Print the measurements as one JSON object (`{"rows": [...]}`) instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: &BenchTrainArgs) -> anyhow::Result<()> {
@@ -39,18 +42,27 @@ fn bench<G: NetGame>(game: &G, args: &BenchTrainArgs) -> anyhow::Result<()> {
     let (width, height) = shape.grid;
     // Forward, then backward through activations and weights: about three forward passes.
     let flops = 3.0 * 2.0 * shape.multiply_adds() as f64;
-    println!(
-        "learner {}",
-        super::bench_net::describe(&shape, &args.spec, flops, "per sample (forward + backward)")
-    );
-    println!("{:>6} {:>12} {:>10}", "batch", "samples/s", "GFLOP/s");
+    let learner = super::bench_net::describe(&shape, &args.spec, flops, "per sample (forward + backward)");
+    if !args.json {
+        println!("learner {learner}");
+        println!("{:>6} {:>12} {:>10}", "batch", "samples/s", "GFLOP/s");
+    }
+    let mut rows = Vec::new();
     let budget = Duration::from_secs_f64(args.seconds);
     for &size in &args.batches {
         anyhow::ensure!(size >= 1, "batch sizes must be ≥ 1");
         let batch = random_batch(size, shape.planes * width * height, shape.actions, 1);
         let mut learner = Learner::new(shape, &OptimizerConfig::default(), 1);
         let rate = samples_per_second(size, budget, || learner.step(&batch));
-        println!("{size:>6} {rate:>12.0} {:>10.2}", rate * flops / 1e9);
+        rows.push(
+            serde_json::json!({"batch": size, "samples_per_second": rate, "gflops": rate * flops / 1e9}),
+        );
+        if !args.json {
+            println!("{size:>6} {rate:>12.0} {:>10.2}", rate * flops / 1e9);
+        }
+    }
+    if args.json {
+        super::print_json(&serde_json::json!({ "learner": learner, "rows": rows }))?;
     }
     Ok(())
 }

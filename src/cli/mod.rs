@@ -1,5 +1,8 @@
 //! The command line: clap definitions that only parse, call the library and print. Every error reaches
-//! [`main`], which prints it and exits with code 2.
+//! [`main`], which prints it and exits with code 2 for a mistake in what was typed ([`Usage`]: a bad
+//! spec, position, move, agent or option value) and 1 for a failure while running (a file that cannot
+//! be read or written, a damaged checkpoint). A closed pipe (`rebel-zero rules | head -1`) ends the
+//! program quietly with success.
 
 mod arena;
 mod balance;
@@ -8,16 +11,19 @@ mod bench_net;
 mod bench_search;
 mod bench_train;
 mod perft;
+mod pgn;
 mod play;
+mod presets;
 mod replay;
 mod rules;
 mod show;
 mod solve;
 mod train;
+mod uci;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::game::{AnyGame, Game};
 
@@ -28,6 +34,10 @@ use crate::game::{AnyGame, Game};
     about = "Self-play lab for the balance of hunt games and chess variants"
 )]
 struct Cli {
+    /// Where tablebases are cached (default: $REBEL_ZERO_CACHE, else the platform's cache folder,
+    /// ~/.cache/rebel-zero on Linux).
+    #[arg(long, global = true, value_name = "DIR")]
+    cache_dir: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -35,7 +45,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// List every ruleset with its options, defaults and sources.
-    Rules,
+    Rules(rules::RulesArgs),
     /// Count move sequences from a position (RULES.md 0.5): one line `perft K N` per depth.
     Perft(perft::PerftArgs),
     /// Draw a position as text and list its legal moves.
@@ -46,8 +56,12 @@ enum Command {
     Match(arena::MatchArgs),
     /// Play a game against an agent at the terminal.
     Play(play::PlayArgs),
-    /// Step through a recorded game of a games.jsonl file.
+    /// Step through a recorded game of a games file (plain or gzipped), chosen by index or study cell.
     Replay(replay::ReplayArgs),
+    /// Export the chess-family games of a games file as PGN.
+    Pgn(pgn::PgnArgs),
+    /// Run as a UCI chess engine (chess, rebellion and squirm chess) for GUIs and python-chess.
+    Uci(uci::UciArgs),
     /// Measure MCTS simulations/s (value-0 and rollout evaluators), single thread.
     BenchSearch(bench_search::BenchSearchArgs),
     /// Measure network inference positions/s and GFLOP/s per batch size (burn, CPU).
@@ -60,44 +74,129 @@ enum Command {
     Balance(balance::BalanceArgs),
     /// Solve sixteen-rebels exactly (retrograde analysis) and print a position's value and its moves'.
     Solve(solve::SolveArgs),
+    /// Write a shell completion script to stdout (bash, zsh, fish, elvish, powershell).
+    Completions { shell: clap_complete::Shell },
+    /// Write the man page (roff) to stdout: `rebel-zero manpage > rebel-zero.1`.
+    Manpage,
 }
 
-/// Runs the command line; errors become a message on stderr and exit code 2.
+/// Runs the command line; errors become a message on stderr and exit code 2 (usage) or 1 (runtime).
 pub fn main() -> ExitCode {
+    end_quietly_on_closed_pipe();
     let cli = Cli::parse();
+    if let Some(dir) = cli.cache_dir {
+        crate::files::set_cache_dir(dir);
+    }
     let result = match cli.command {
-        Command::Rules => rules::run(),
+        Command::Rules(args) => rules::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Match(args) => arena::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Replay(args) => replay::run(&args),
+        Command::Pgn(args) => pgn::run(&args),
+        Command::Uci(args) => uci::run(&args),
         Command::BenchSearch(args) => bench_search::run(&args),
         Command::Train(args) => train::run(&args),
         Command::BenchNet(args) => bench_net::run(&args),
         Command::BenchTrain(args) => bench_train::run(&args),
         Command::Balance(args) => balance::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "rebel-zero", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Manpage => {
+            clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()).map_err(anyhow::Error::from)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error) if is_closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
-            ExitCode::from(2)
+            ExitCode::from(if error.chain().any(|cause| cause.is::<Usage>()) { 2 } else { 1 })
         }
     }
 }
 
-/// The ruleset a spec names.
-fn load_game(spec: &str) -> anyhow::Result<AnyGame> {
-    Ok(AnyGame::from_spec(spec)?)
+/// A mistake in what was typed on the command line: exit code 2. Built by [`usage`] or [`usage!`].
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
-/// The given position, or the start.
+impl std::error::Error for Usage {}
+
+/// `error` (its whole chain as one message) marked as a usage error.
+pub fn usage(error: impl Into<anyhow::Error>) -> anyhow::Error {
+    anyhow::Error::new(Usage(format!("{:#}", error.into())))
+}
+
+/// `bail!` for usage errors.
+macro_rules! usage_bail {
+    ($($arg:tt)*) => {
+        return Err(anyhow::Error::new($crate::cli::Usage(format!($($arg)*))))
+    };
+}
+pub(crate) use usage_bail;
+
+/// Rust's `println!` panics when stdout is a closed pipe; a program in a pipeline should instead stop
+/// quietly with success, as `head` expects. The hook turns that one panic into `exit(0)` and leaves
+/// every other panic to the default hook.
+fn end_quietly_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
+fn is_closed_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Prints `value` as one line of JSON (the `--json` output of a command).
+fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// The ruleset a spec typed on the command line names.
+fn load_game(spec: &str) -> anyhow::Result<AnyGame> {
+    AnyGame::from_spec(spec).map_err(usage)
+}
+
+/// The given position (typed on the command line), or the start.
 fn load_position<G: Game>(game: &G, position: Option<&str>) -> anyhow::Result<G::State> {
     match position {
-        Some(text) => Ok(game.parse_position(text)?),
+        Some(text) => game.parse_position(text).map_err(usage),
         None => Ok(game.start()),
     }
+}
+
+/// `--moves` played on `line`: an illegal or unreadable move is a usage error naming its place.
+fn play_typed_moves<G: Game>(line: &mut crate::game::Playthrough<G>, moves: &[String]) -> anyhow::Result<()> {
+    for (i, text) in moves.iter().enumerate() {
+        line.play_text(text).map_err(|e| usage(anyhow::anyhow!("move {} of --moves: {e}", i + 1)))?;
+    }
+    Ok(())
 }

@@ -1,8 +1,12 @@
 //! `rebel-zero perft SPEC --depth D [--position POS] [--divide]` (RULES.md 0.5).
 
+use std::collections::BTreeMap;
+
 use clap::Args;
+use serde_json::json;
 
 use super::{load_game, load_position};
+use crate::game::Game;
 use crate::game::perft::{divide, perft};
 use crate::with_game;
 
@@ -19,12 +23,26 @@ pub struct PerftArgs {
     /// Also print, on stderr, each first move with its count at the deepest depth.
     #[arg(long)]
     divide: bool,
+    /// One JSON object (`{"spec", "position", "counts": [...], "divide": {...}}`) instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let game = load_game(&args.spec)?;
     with_game!(&game, |g| {
         let state = load_position(g, args.position.as_deref())?;
+        if args.json {
+            let counts: Vec<u64> = (1..=args.depth).map(|depth| perft(g, &state, depth)).collect();
+            let divided: Option<BTreeMap<String, u64>> =
+                args.divide.then(|| divide(g, &state, args.depth).into_iter().collect());
+            return super::print_json(&json!({
+                "spec": g.spec(),
+                "position": g.format_position(&state),
+                "counts": counts,
+                "divide": divided,
+            }));
+        }
         for depth in 1..=args.depth {
             println!("perft {depth} {}", perft(g, &state, depth));
         }

@@ -1,26 +1,30 @@
-//! `rebel-zero play SPEC --as SIDE --agent A [--position POS] [--seed S]`: a game at the terminal
-//! against an agent (or, with `--agent human`, between two people at one keyboard).
+//! `rebel-zero play SPEC [--as SIDE] [--agent A] [--position POS] [--seed S]`: a game at the terminal
+//! against an agent (by default the strongest shipped one for the ruleset; with `--agent human`,
+//! between two people at one keyboard). Every game played is appended to `played.jsonl` in the data
+//! folder, where `rebel-zero replay` reads it.
 
 use std::io::{BufRead, Write};
 
-use anyhow::Context;
+use anyhow::{Context, anyhow};
 use clap::Args;
 
-use super::{load_game, load_position};
+use super::{load_game, load_position, usage};
 use crate::agents::{Agent, AgentSpec};
-use crate::game::{Game, Playthrough, Side, describe_outcome, side_by_name};
+use crate::game::{Game, GameRecord, Playthrough, Side, describe_outcome, side_by_name};
 use crate::with_game;
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// Ruleset spec, e.g. `sixteen-rebels`.
     spec: String,
-    /// The side you play (`general`, `rebels`, …).
+    /// The side you play (`general`, `rebels`, …); by default the side that moves first.
     #[arg(long = "as")]
-    side: String,
-    /// Your opponent (`mcts:sims=2000`, `random`, or `human` for two players at one keyboard).
+    side: Option<String>,
+    /// Your opponent (`mcts:sims=2000`, `random`, or `human` for two players at one keyboard); by
+    /// default the strongest shipped for the ruleset: the tablebase's `perfect` where one is built, else
+    /// the ruleset's shipped network at 400 simulations, else `mcts:sims=2000`.
     #[arg(long)]
-    agent: String,
+    agent: Option<String>,
     /// Start from this position instead of the ruleset's start.
     #[arg(long)]
     position: Option<String>,
@@ -36,19 +40,91 @@ const HELP: &str = "type a move in RULES.md notation (e.g. c3-c4, c3-d4xc5xe3), 
   quit   leave the game";
 
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
-    let spec = AgentSpec::parse(&args.agent)?;
     let game = load_game(&args.spec)?;
+    let spec = match &args.agent {
+        Some(text) => AgentSpec::parse(text).map_err(usage)?,
+        None => AgentSpec::strongest_shipped(&game),
+    };
     with_game!(&game, |g| {
-        let human = side_by_name(g, &args.side).with_context(|| {
-            format!("`{}` is not a side of {}; sides: {}", args.side, g.spec(), g.side_names().join(", "))
-        })?;
         let start = load_position(g, args.position.as_deref())?;
+        let human = match &args.side {
+            None => g.to_move(&start),
+            Some(name) => side_by_name(g, name).ok_or_else(|| {
+                usage(anyhow!("`{name}` is not a side of {}; sides: {}", g.spec(), g.side_names().join(", ")))
+            })?,
+        };
         let opponent = if spec.is_human() { None } else { Some(spec.build(g, args.seed)?) };
+        let names = g.side_names();
+        if !spec.is_human() {
+            println!(
+                "you play the {}; {} plays the {}",
+                names[human.index()],
+                spec,
+                names[human.opponent().index()]
+            );
+        }
         let stdin = std::io::stdin();
         let mut session = Session { line: Playthrough::from_position(g.clone(), start), human, opponent };
         session.run(&mut stdin.lock(), &mut std::io::stdout().lock())?;
+        if session.line.plies() > 0 {
+            let agents = Side::BOTH.map(|side| {
+                let who = if session.is_human(side) { "human".to_string() } else { spec.to_string() };
+                (names[side.index()].to_string(), who)
+            });
+            let path = crate::files::data_dir().join(PLAYED_FILE);
+            let index = save_game(&path, &session.line, agents.into(), args.seed)?;
+            println!(
+                "saved as game {index} of {} (rebel-zero replay {} --game {index})",
+                path.display(),
+                path.display()
+            );
+        }
     });
     Ok(())
+}
+
+/// The file in the data folder that every game played at the terminal is appended to.
+pub const PLAYED_FILE: &str = "played.jsonl";
+
+/// Appends the game to the games file at `path` (created with its folder when missing) and returns
+/// its index there. A game stopped early is saved too, with `unfinished` as its reason.
+fn save_game<G: Game>(
+    path: &std::path::Path,
+    line: &Playthrough<G>,
+    agents: std::collections::BTreeMap<String, String>,
+    seed: u64,
+) -> anyhow::Result<usize> {
+    let game = line.game();
+    let names = game.side_names();
+    let earlier = if path.exists() { crate::game::read_records(path)?.len() } else { 0 };
+    let outcome = line.outcome();
+    let record = GameRecord {
+        cell: None,
+        game: earlier,
+        spec: game.spec().to_string(),
+        seed,
+        start: game.format_position(line.start()),
+        agents,
+        moves: line.move_texts(),
+        opening: 0,
+        winner: outcome.and_then(|o| o.winner).map(|s| names[s.index()].to_string()),
+        reason: outcome.map_or("unfinished", |o| o.reason.as_str()).to_string(),
+        plies: line.plies(),
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let mut text = serde_json::to_string(&record)?;
+    text.push('\n');
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(earlier)
 }
 
 /// A game at the terminal: the moves typed, the agent's replies, and who made each move (for undo).
@@ -198,6 +274,27 @@ mod tests {
         assert!(out.contains("nothing to undo"), "{out}");
         assert_eq!(out.matches("general to move>").count(), 4);
         assert!(out.ends_with("input ended; leaving the game\n"), "{out}");
+    }
+
+    #[test]
+    fn played_games_are_appended_and_read_back_by_the_record_reader() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data/played.jsonl");
+        let game = crate::game::AnyGame::from_spec("sixteen-rebels").unwrap();
+        with_game!(&game, |g| {
+            let mut line = Playthrough::new(g.clone());
+            line.play_text("c3-c4").unwrap();
+            let agents: std::collections::BTreeMap<_, _> =
+                [("general".to_string(), "human".to_string()), ("rebels".to_string(), "random".to_string())]
+                    .into();
+            assert_eq!(save_game(&path, &line, agents.clone(), 5).unwrap(), 0);
+            assert_eq!(save_game(&path, &line, agents, 6).unwrap(), 1);
+            let records = crate::game::read_records(&path).unwrap();
+            assert_eq!(records.len(), 2);
+            let record = &records[1].record;
+            assert_eq!((record.seed, record.reason.as_str(), record.moves.len()), (6, "unfinished", 1));
+            assert_eq!(record.replay(g).unwrap().plies(), 1);
+        });
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `rebel-zero show SPEC [--position POS] [--moves m1,m2,…]`: the board as text and the legal moves.
 
-use anyhow::Context;
 use clap::Args;
+use serde_json::json;
 
 use super::{load_game, load_position};
 use crate::game::{Game, Playthrough, describe_outcome};
@@ -17,6 +17,9 @@ pub struct ShowArgs {
     /// Moves to play first, comma-separated, in RULES.md section 7 notation.
     #[arg(long, value_delimiter = ',')]
     moves: Vec<String>,
+    /// One JSON object (position, side to move, legal moves or the result) instead of the board.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
@@ -24,8 +27,24 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
     with_game!(&game, |g| {
         let state = load_position(g, args.position.as_deref())?;
         let mut line = Playthrough::from_position(g.clone(), state);
-        for (i, text) in args.moves.iter().enumerate() {
-            line.play_text(text).with_context(|| format!("move {} of --moves", i + 1))?;
+        super::play_typed_moves(&mut line, &args.moves)?;
+        if args.json {
+            let names = g.side_names();
+            let moves: Vec<String> =
+                line.legal_moves().iter().map(|&m| g.format_move(line.state(), m)).collect();
+            let outcome = line.outcome();
+            return super::print_json(&json!({
+                "spec": g.spec(),
+                "position": g.format_position(line.state()),
+                "to_move": names[g.to_move(line.state()).index()],
+                "legal_moves": if outcome.is_some() { Vec::new() } else { moves },
+                "game_over": outcome.map(|o| json!({
+                    "winner": o.winner.map(|s| names[s.index()]),
+                    "reason": o.reason.as_str(),
+                    "text": describe_outcome(g, &o),
+                })),
+                "board": g.render(line.state()),
+            }));
         }
         print!("{}", g.render(line.state()));
         println!("position: {}", g.format_position(line.state()));

@@ -9,9 +9,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::{load_game, load_position};
-use crate::agents::GameRecord;
 use crate::game::hunt::HuntGame;
-use crate::game::{AnyGame, Game, Playthrough, Side};
+use crate::game::record::NumberedRecord;
+use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side, read_records};
 use crate::tablebase::{
     Prospect, TableFileError, Tablebase, Verdict, check_writable, default_table_path, rules_key, shares_table,
 };
@@ -21,7 +21,7 @@ pub struct SolveArgs {
     /// Ruleset spec: sixteen-rebels with any of its options but Murray's and Neeley's.
     spec: String,
     /// The table file: read when it exists, else built (about 3 minutes on 2 cores, 1 GB) and written
-    /// there. Default: tablebases/<rules>.rztb.
+    /// there. Default: <cache folder>/tablebases/<rules>.rztb (see --cache-dir).
     #[arg(long)]
     table: Option<PathBuf>,
     /// Judge this position instead of the start.
@@ -43,18 +43,22 @@ pub struct SolveArgs {
     /// Print how each level's positions divide into wins, losses and draws.
     #[arg(long)]
     levels: bool,
+    /// The position's value and its moves' as one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let AnyGame::Hunt(game) = load_game(&args.spec)? else {
-        bail!("`{}` is not a hunt game; only sixteen-rebels and its options can be solved", args.spec);
+        super::usage_bail!(
+            "`{}` is not a hunt game; only sixteen-rebels and its options can be solved",
+            args.spec
+        );
     };
-    Tablebase::check_supported(&game)?;
+    Tablebase::check_supported(&game).map_err(super::usage)?;
     let start = load_position(&game, args.position.as_deref())?;
     let mut line = Playthrough::from_position(game.clone(), start);
-    for (i, text) in args.moves.iter().enumerate() {
-        line.play_text(text).with_context(|| format!("move {} of --moves", i + 1))?;
-    }
+    super::play_typed_moves(&mut line, &args.moves)?;
     // Read the games first: a bad games file should not wait for minutes of solving.
     let games = args.games.as_deref().map(|file| read_games(&game, file)).transpose()?;
     let path = args.table.clone().unwrap_or_else(|| default_table_path(&game));
@@ -67,6 +71,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     }
     match games {
         Some((games, skipped)) => judge_games(&tb, &games, skipped, args.each),
+        None if args.json => return super::print_json(&verdicts_json(&tb, &line)),
         None => print_verdicts(&tb, &line),
     }
     Ok(())
@@ -168,6 +173,33 @@ fn print_verdicts(tb: &Tablebase, line: &Playthrough<HuntGame>) {
     }
 }
 
+/// The position's value and each move's, for the side to move: `{"result": "win"|"loss"|"draw",
+/// "plies": N}` (null where the table holds no value).
+fn verdicts_json(tb: &Tablebase, line: &Playthrough<HuntGame>) -> serde_json::Value {
+    let game = tb.game();
+    let s = line.state();
+    let value = |v: Option<Verdict>| {
+        v.map(|v| match v {
+            Verdict::Win { plies } => serde_json::json!({"result": "win", "plies": plies}),
+            Verdict::Loss { plies } => serde_json::json!({"result": "loss", "plies": plies}),
+            Verdict::Draw => serde_json::json!({"result": "draw"}),
+        })
+    };
+    let moves: Vec<serde_json::Value> = tb
+        .move_verdicts(s)
+        .into_iter()
+        .map(|(m, v)| serde_json::json!({"move": game.format_move(s, m), "value": value(v)}))
+        .collect();
+    serde_json::json!({
+        "spec": game.spec(),
+        "position": game.format_position(s),
+        "to_move": game.side_names()[game.to_move(s).index()],
+        "plies_left": game.max_plies().saturating_sub(line.plies()),
+        "value": value(tb.probe(s)),
+        "moves": moves,
+    })
+}
+
 /// "a win for the general in 7 plies", "a draw", from the side to move's verdict.
 fn describe(v: Verdict, side: &str, plies_left: u32) -> String {
     let capped = if v.within(plies_left) != v { " (beyond the cap: a draw in play)" } else { "" };
@@ -199,31 +231,18 @@ struct RecordedGame {
 /// The games of a games.jsonl file that `game`'s table holds, replayed, and how many records of other
 /// rules were skipped. A line that is not a game record, or whose game does not replay, is an error.
 fn read_games(game: &HuntGame, file: &Path) -> anyhow::Result<(Vec<RecordedGame>, usize)> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
     let (mut games, mut skipped) = (Vec::new(), 0);
-    for (number, record_text) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let at = || format!("{} line {}", file.display(), number + 1);
-        let value: serde_json::Value =
-            serde_json::from_str(record_text).with_context(|| format!("{}: not JSON", at()))?;
-        let cell = value.get("cell").and_then(|c| c.as_str()).map(str::to_string);
-        let record: GameRecord =
-            serde_json::from_value(value).with_context(|| format!("{}: not a game record", at()))?;
-        let recorded = match load_game(&record.spec).with_context(at)? {
+    for NumberedRecord { line: number, record } in read_records(file)? {
+        let at = || format!("{} line {number}", file.display());
+        let recorded = match AnyGame::from_spec(&record.spec).with_context(at)? {
             AnyGame::Hunt(g) if shares_table(game, &g) => g,
             _ => {
                 skipped += 1;
                 continue;
             }
         };
-        let start = recorded.parse_position(&record.start).with_context(at)?;
-        let mut line = Playthrough::from_position(recorded, start);
-        for text in &record.moves {
-            line.play_text(text).with_context(at)?;
-        }
-        let agent = |side: &str| record.agents.get(side).map_or("?", String::as_str).to_string();
-        let group =
-            cell.unwrap_or_else(|| format!("{} (General) v {} (Rebels)", agent("general"), agent("rebels")));
-        games.push(RecordedGame { group, record, line });
+        let line = record.replay(&recorded).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        games.push(RecordedGame { group: record.group(), record, line });
     }
     if games.is_empty() {
         bail!("{} holds no game of `{}`", file.display(), rules_key(game));
@@ -335,7 +354,7 @@ mod tests {
         std::fs::write(&file, lines.join("\n")).unwrap();
         let (games, skipped) = read_games(&crate::tablebase::testing::hunt("sixteen-rebels"), &file).unwrap();
         let groups: Vec<&str> = games.iter().map(|g| g.group.as_str()).collect();
-        assert_eq!(groups, ["random (General) v perfect (Rebels)", "cell-a", "? (General) v ? (Rebels)"]);
+        assert_eq!(groups, ["random (general) v perfect (rebels)", "cell-a", "(no agents recorded)"]);
         assert_eq!((skipped, games[0].line.plies()), (2, 1));
 
         // A record whose rules or moves do not read is an error naming its line.

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context;
 use clap::Args;
 
 use crate::train::{self, Start, TrainConfig};
@@ -9,15 +10,21 @@ use crate::train::{self, Start, TrainConfig};
 #[derive(Args, Debug)]
 pub struct TrainArgs {
     /// The training config (see configs/*.toml).
-    pub config: PathBuf,
+    #[arg(required_unless_present = "preset", conflicts_with = "preset")]
+    pub config: Option<PathBuf>,
+    /// A training config built into the binary: smoke, sixteen-rebels, juroku-musashi,
+    /// twenty-six-rebels, imperial-contest, chess (`--preset list` lists them).
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
     /// Continue the run's last checkpoint instead of starting a new run.
     #[arg(long)]
     pub resume: bool,
     /// Override run.minutes: stop after this many minutes of training in total.
     #[arg(long)]
     pub minutes: Option<f64>,
-    /// Override run.generations: stop after this many generations in total.
-    #[arg(long)]
+    /// Override run.generations: stop after this many generations in total (at least 1; a config's
+    /// `generations = 0` means no limit).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub generations: Option<u64>,
     /// No progress bars (for logs).
     #[arg(long)]
@@ -25,18 +32,36 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
-    let mut config = TrainConfig::load(&args.config)?;
+    if args.preset.as_deref() == Some("list") {
+        super::presets::print_list(super::presets::TRAINING);
+        return Ok(());
+    }
+    let (mut config, source) = match (&args.config, &args.preset) {
+        (Some(path), _) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the training config {}", path.display()))?;
+            let source = path.display().to_string();
+            (TrainConfig::from_text(&text, &source).map_err(super::usage)?, source)
+        }
+        (None, name) => {
+            let preset = super::presets::find(super::presets::TRAINING, name.as_deref().unwrap_or("list"))?;
+            (TrainConfig::from_text(preset.text, preset.path)?, format!("{} (built in)", preset.path))
+        }
+    };
     if let Some(minutes) = args.minutes {
+        if !(minutes > 0.0 && minutes.is_finite()) {
+            super::usage_bail!("--minutes must be a number of minutes above 0 (got {minutes})");
+        }
         config.run.minutes = minutes;
     }
     if let Some(generations) = args.generations {
         config.run.generations = generations;
     }
-    config.check().map_err(anyhow::Error::msg)?;
+    config.check().map_err(|e| super::usage(anyhow::anyhow!("{source}: {e}")))?;
     if config.run.minutes == 0.0 && config.run.generations == 0 {
-        anyhow::bail!(
+        super::usage_bail!(
             "{}: set run.minutes or run.generations (or pass --minutes), or training never stops",
-            args.config.display()
+            source
         );
     }
     let start = if args.resume { Start::Resume } else { Start::Fresh };

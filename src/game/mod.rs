@@ -11,6 +11,7 @@ pub mod hunt;
 pub mod imperial;
 pub mod perft;
 pub mod playout;
+pub mod record;
 pub mod registry;
 pub mod spec;
 pub mod testkit;
@@ -18,6 +19,7 @@ pub mod testkit;
 use std::fmt::Debug;
 
 pub use history::{Playthrough, RepetitionTracker};
+pub use record::{GameRecord, RecordError, read_records};
 pub use registry::{AnyGame, RULESETS, RulesetInfo};
 pub use spec::{Spec, SpecError};
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
-use crate::agents::GameRecord;
+use crate::game::GameRecord;
 use crate::game::chess::position::{BLACK, Piece, Position, WHITE};
 use crate::game::{AnyGame, Game, Playthrough};
 
@@ -155,6 +155,7 @@ mod tests {
         let game = AnyGame::from_spec(spec).unwrap();
         let start = crate::with_game!(&game, |g| g.format_position(&g.start()));
         let record = GameRecord {
+            cell: None,
             game: 0,
             spec: spec.to_string(),
             seed: 0,

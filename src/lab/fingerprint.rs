@@ -61,7 +61,7 @@ pub fn agent(spec: &AgentSpec, game: &AnyGame) -> anyhow::Result<String> {
 
 /// A network agent's weights file (its checkpoint's `model.bpk`) and the file's SHA-256.
 pub fn weights(settings: &crate::agents::NetSettings) -> anyhow::Result<(std::path::PathBuf, [u8; 32])> {
-    let checkpoint = crate::nn::Checkpoint::open(std::path::Path::new(&settings.path))?;
+    let checkpoint = crate::nn::Checkpoint::open(&settings.checkpoint_dir())?;
     let file = checkpoint.file(crate::nn::checkpoint::MODEL_FILE);
     let digest = Sha256::digest(std::fs::read(&file)?);
     Ok((file, digest.into()))

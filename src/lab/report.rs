@@ -6,7 +6,6 @@ use std::io::Write as _;
 use std::path::Path;
 
 use anyhow::Context;
-use serde::Serialize;
 
 use super::charts;
 use super::claims::{ClaimResult, show};
@@ -14,15 +13,7 @@ use super::runner::{Finished, StudyResults};
 use super::stats::{Z95, wilson};
 use super::store::write_atomic;
 use super::study::{EvidenceKind, OpeningPolicy};
-use crate::agents::GameRecord;
-
-/// One line of the study's games.jsonl: the match record and the cell it belongs to.
-#[derive(Serialize)]
-struct StudyGame<'a> {
-    cell: &'a str,
-    #[serde(flatten)]
-    record: &'a GameRecord,
-}
+use crate::game::GameRecord;
 
 /// Writes every output file into `out`.
 pub fn write_all(out: &Path, finished: &Finished) -> anyhow::Result<()> {
@@ -31,7 +22,8 @@ pub fn write_all(out: &Path, finished: &Finished) -> anyhow::Result<()> {
     let mut games = Vec::new();
     for cell in &finished.cells {
         for record in &cell.records {
-            serde_json::to_writer(&mut games, &StudyGame { cell: &cell.cell.id, record })?;
+            let record = GameRecord { cell: Some(cell.cell.id.clone()), ..record.clone() };
+            serde_json::to_writer(&mut games, &record)?;
             games.write_all(b"\n")?;
         }
     }

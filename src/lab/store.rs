@@ -4,13 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::analysis::GameStats;
 use super::schedule::Cell;
-use crate::agents::GameRecord;
+use crate::game::GameRecord;
 use crate::search::Proof;
 
 /// A finished cell: what was played (the cell itself, to check it still matches the study), the
@@ -101,14 +100,5 @@ pub fn save<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
 }
 
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
-    Ok(())
+    Ok(crate::files::write_atomic(path, bytes)?)
 }

@@ -15,8 +15,8 @@
 //! then is `latest` replaced (written to a temporary file and renamed). A process killed at any moment
 //! leaves `latest` naming a complete generation.
 
+use std::collections::BTreeMap;
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use burn::prelude::*;
@@ -47,6 +47,10 @@ pub enum CheckpointError {
     Format { path: PathBuf, found: u32 },
     #[error("the checkpoint at {path} is for {found}, not {wanted}")]
     Mismatch { path: PathBuf, found: String, wanted: String },
+    #[error("{path} is damaged: its SHA-256 is {found}, but the checkpoint's meta.json records {recorded}")]
+    Damaged { path: PathBuf, found: String, recorded: String },
+    #[error("{path} holds a weight that is not a finite number (in `{tensor}`): the file is damaged")]
+    NonFinite { path: PathBuf, tensor: String },
 }
 
 /// Training progress, saved with each generation.
@@ -74,6 +78,10 @@ pub struct CheckpointMeta {
     pub specs: Vec<String>,
     pub shape: NetShape,
     pub counters: Counters,
+    /// File name → SHA-256 (hex) of each weight file (model.bpk, optimizer.bpk), checked on load so a
+    /// damaged or altered file is refused rather than played. Empty in checkpoints written before.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sha256: BTreeMap<String, String>,
 }
 
 impl CheckpointMeta {
@@ -90,6 +98,7 @@ impl CheckpointMeta {
             specs,
             shape,
             counters,
+            sha256: BTreeMap::new(),
         }
     }
 }
@@ -150,26 +159,51 @@ impl Checkpoint {
         if self.meta.encoder != wanted || self.meta.shape != shape {
             return Err(CheckpointError::Mismatch {
                 path: self.dir.clone(),
-                found: format!("{} (trained on {})", self.meta.encoder, self.meta.specs.join(", ")),
-                wanted: format!("{wanted} ({})", game.spec()),
+                found: format!("a network trained on {}", self.meta.specs.join(", ")),
+                wanted: format!("{}, whose board or input planes differ", game.spec()),
             });
         }
         Ok(())
     }
 
     /// The network's weights, on `device`.
+    /// Refuses weights whose file does not match its recorded SHA-256 or that are not finite.
     pub fn load_net(&self, device: &Device) -> Result<PolicyValueNet, CheckpointError> {
         let path = self.dir.join(MODEL_FILE);
+        self.read_verified(MODEL_FILE)?;
         let record = ModuleRecord::load(&path).map_err(|e| unreadable(&path, e))?;
-        PolicyValueNet::new(&self.meta.shape, device)
+        let net = PolicyValueNet::new(&self.meta.shape, device)
             .try_load_record(record)
-            .map_err(|e| unreadable(&path, e))
+            .map_err(|e| unreadable(&path, e))?;
+        match super::backprop::first_non_finite(&net) {
+            Some(tensor) => Err(CheckpointError::NonFinite { path, tensor }),
+            None => Ok(net),
+        }
+    }
+
+    /// The bytes of a file of this generation, checked against the SHA-256 the metadata records.
+    pub fn read_verified(&self, name: &str) -> Result<Vec<u8>, CheckpointError> {
+        let path = self.dir.join(name);
+        let bytes = fs::read(&path).map_err(|e| unreadable(&path, e))?;
+        if let Some(recorded) = self.meta.sha256.get(name) {
+            let found = sha256_hex(&bytes);
+            if &found != recorded {
+                return Err(CheckpointError::Damaged { path, found, recorded: recorded.clone() });
+            }
+        }
+        Ok(bytes)
     }
 
     /// A file of this generation beside the weights.
     pub fn file(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
+}
+
+/// The SHA-256 of `bytes` in lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Loads the network at `path` for playing `game` (inference weights).
@@ -181,18 +215,6 @@ pub fn load_for_game<G: NetGame>(
     let checkpoint = Checkpoint::open(path)?;
     checkpoint.check_game(game)?;
     checkpoint.load_net(device)
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
-    let temporary = path.with_extension("tmp");
-    let write = || -> std::io::Result<()> {
-        let mut file = fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&temporary, path)
-    };
-    write().map_err(|e| unwritable(path, e))
 }
 
 /// One generation's content, written by [`save_generation`].
@@ -219,15 +241,19 @@ pub fn save_generation(
         fs::remove_dir_all(&temporary).map_err(|e| unwritable(&temporary, e))?;
     }
     fs::create_dir_all(&temporary).map_err(|e| unwritable(&temporary, e))?;
-    let meta = serde_json::to_vec_pretty(generation.meta).expect("the metadata serialises");
-    fs::write(temporary.join(META), meta).map_err(|e| unwritable(&temporary.join(META), e))?;
+    let mut meta = generation.meta.clone();
     let model = temporary.join(MODEL_FILE);
     generation.net.clone().save_file(&model).map_err(|e| unwritable(&model, e))?;
+    let model_bytes = fs::read(&model).map_err(|e| unreadable(&model, e))?;
+    meta.sha256.insert(MODEL_FILE.to_string(), sha256_hex(&model_bytes));
+    let mut files = generation.files;
     if let Some(optimizer) = generation.optimizer {
-        let path = temporary.join(OPTIMIZER_FILE);
-        fs::write(&path, optimizer).map_err(|e| unwritable(&path, e))?;
+        meta.sha256.insert(OPTIMIZER_FILE.to_string(), sha256_hex(&optimizer));
+        files.push((OPTIMIZER_FILE, optimizer));
     }
-    for (file, content) in generation.files {
+    let meta_bytes = serde_json::to_vec_pretty(&meta).expect("the metadata serialises");
+    files.push((META, meta_bytes));
+    for (file, content) in files {
         let path = temporary.join(file);
         fs::write(&path, content).map_err(|e| unwritable(&path, e))?;
     }
@@ -235,7 +261,9 @@ pub fn save_generation(
         fs::remove_dir_all(&final_dir).map_err(|e| unwritable(&final_dir, e))?;
     }
     fs::rename(&temporary, &final_dir).map_err(|e| unwritable(&final_dir, e))?;
-    write_atomically(&run_dir.join(LATEST), format!("{name}\n").as_bytes())?;
+    let latest = run_dir.join(LATEST);
+    crate::files::write_atomic(&latest, format!("{name}\n").as_bytes())
+        .map_err(|e| unwritable(&latest, e))?;
     prune(run_dir, keep);
     Ok(final_dir)
 }
@@ -255,5 +283,58 @@ fn prune(run_dir: &Path, keep: usize) {
     let excess = generations.len().saturating_sub(keep.max(1));
     for name in &generations[..excess] {
         let _ = fs::remove_dir_all(run_dir.join(name));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::testkit::hunt_game;
+    use crate::nn::NetGame;
+
+    /// A b1c8 generation of sixteen-rebels saved under a fresh folder, with `spoil` applied to the net.
+    fn saved(spoil: impl FnOnce(PolicyValueNet) -> PolicyValueNet) -> (tempfile::TempDir, Checkpoint) {
+        let game = hunt_game("sixteen-rebels");
+        let shape = game.net_shape("b1c8".parse().unwrap());
+        let net = spoil(PolicyValueNet::new(&shape, &Device::flex()));
+        let meta = CheckpointMeta::new(&game, vec!["sixteen-rebels".into()], shape, Counters::default());
+        let dir = tempfile::tempdir().unwrap();
+        let generation = Generation { meta: &meta, net: &net, optimizer: Some(vec![1, 2, 3]), files: vec![] };
+        save_generation(dir.path(), generation, 2).unwrap();
+        let checkpoint = Checkpoint::open(dir.path()).unwrap();
+        (dir, checkpoint)
+    }
+
+    #[test]
+    fn weights_load_only_when_their_hash_matches() {
+        let (_dir, checkpoint) = saved(|net| net);
+        assert_eq!(checkpoint.meta.sha256.len(), 2, "model and optimizer hashed");
+        checkpoint.load_net(&Device::flex()).unwrap();
+        assert_eq!(checkpoint.read_verified(OPTIMIZER_FILE).unwrap(), [1, 2, 3]);
+        let model = checkpoint.file(MODEL_FILE);
+        let mut bytes = fs::read(&model).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        fs::write(&model, bytes).unwrap();
+        let error = checkpoint.load_net(&Device::flex()).unwrap_err();
+        assert!(matches!(error, CheckpointError::Damaged { .. }), "{error}");
+        fs::write(checkpoint.file(OPTIMIZER_FILE), [9]).unwrap();
+        assert!(
+            checkpoint
+                .read_verified(OPTIMIZER_FILE)
+                .unwrap_err()
+                .to_string()
+                .contains("optimizer.bpk is damaged")
+        );
+    }
+
+    #[test]
+    fn non_finite_weights_are_refused_by_name() {
+        let (_dir, checkpoint) = saved(|mut net| {
+            net.stem.norm.gamma = net.stem.norm.gamma.map(|t| t.mul_scalar(f32::NAN));
+            net
+        });
+        let error = checkpoint.load_net(&Device::flex()).unwrap_err().to_string();
+        assert!(error.contains("not a finite number") && error.contains("stem.norm.gamma"), "{error}");
     }
 }

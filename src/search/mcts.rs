@@ -120,7 +120,9 @@ pub struct Mcts<G: Game> {
 
 impl<G: Game> Mcts<G> {
     pub fn new(game: G, config: SearchConfig) -> Mcts<G> {
-        let nodes = config.simulations as usize + 1;
+        // Room for a typical search up front; a bigger one grows the tree as it goes, so a huge
+        // `simulations` costs memory only as it is used.
+        let nodes = (config.simulations as usize + 1).min(1 << 16);
         Mcts {
             game,
             config,

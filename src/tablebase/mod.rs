@@ -42,6 +42,17 @@ pub enum Verdict {
     Draw,
 }
 
+impl std::fmt::Display for Verdict {
+    /// "win in 12 plies" (for the side to move), "loss in 3 plies", "draw".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Win { plies } => write!(f, "win in {plies} plies"),
+            Verdict::Loss { plies } => write!(f, "loss in {plies} plies"),
+            Verdict::Draw => write!(f, "draw"),
+        }
+    }
+}
+
 impl Verdict {
     /// From the stored form: 0 a draw, else the distance + 1, odd distances won for the mover.
     fn from_stored(v: u8) -> Verdict {

@@ -4,7 +4,7 @@
 //! whole; read back only when every level of the rules is there and every checksum matches.
 
 use std::fs::File;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -58,14 +58,15 @@ pub fn rules_key(game: &HuntGame) -> String {
     )
 }
 
-/// Where `rebel-zero solve` keeps the table of `game`'s rules:
+/// Where `rebel-zero solve` keeps the table of `game`'s rules, in the cache folder
+/// ([`crate::files::cache_dir`]):
 /// `tablebases/sixteen-rebels-capture-optional-general_wins_at-4-apex-on.rztb`.
 pub fn default_table_path(game: &HuntGame) -> PathBuf {
     let name: String = rules_key(game)
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
         .collect();
-    Path::new("tablebases").join(format!("{name}.rztb"))
+    crate::files::cache_dir().join("tablebases").join(format!("{name}.rztb"))
 }
 
 /// Whether `other`'s positions have the values of `game`'s: both solvable, with the same rules key.
@@ -89,12 +90,7 @@ impl Tablebase {
             points: self.game.board().len(),
             checksums: levels.iter().map(|l| format!("{:016x}", level_checksum(l))).collect(),
         };
-        let temporary = temporary_path(path);
-        let written =
-            write_table(&temporary, &header, &levels).and_then(|()| std::fs::rename(&temporary, path));
-        if written.is_err() {
-            let _ = std::fs::remove_file(&temporary); // a half-written file is of no use
-        }
+        let written = crate::files::write_atomic_with(path, |out| write_table(out, &header, &levels));
         written.map_err(write_error)
     }
 
@@ -166,21 +162,11 @@ pub(super) fn read(game: &HuntGame, path: &Path, whole: bool) -> Result<Tablebas
     Ok(Tablebase { game: game.clone(), levels })
 }
 
-/// A file name of this process's own beside `path`, so two builds never write the same file.
-fn temporary_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".{}.partial", std::process::id()));
-    path.with_file_name(name)
-}
-
-/// Checks, before minutes of solving, that a table can be written at `path`.
+/// Checks, before minutes of solving, that a table can be written at `path`'s folder.
 pub fn check_writable(path: &Path) -> std::io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let temporary = temporary_path(path);
-    std::fs::write(&temporary, b"")?;
-    std::fs::remove_file(&temporary)
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    tempfile::NamedTempFile::new_in(dir).map(drop)
 }
 
 /// A fast 64-bit checksum of a level (four independent multiply-rotate lanes over 8-byte words): it
@@ -204,16 +190,15 @@ fn level_checksum(level: &Level) -> u64 {
     lanes.iter().fold(0, |h, &l| (h.rotate_left(17) ^ l).wrapping_mul(K))
 }
 
-fn write_table(path: &Path, header: &Header, levels: &[&Level]) -> std::io::Result<()> {
-    let mut out = BufWriter::new(File::create(path)?);
+fn write_table(out: &mut dyn Write, header: &Header, levels: &[&Level]) -> std::io::Result<()> {
     writeln!(out, "{MAGIC}")?;
-    serde_json::to_writer(&mut out, header)?;
+    serde_json::to_writer(&mut *out, header)?;
     writeln!(out)?;
     for level in levels {
         out.write_all(&level.general_to_move)?;
         out.write_all(&level.rebels_to_move)?;
     }
-    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+    Ok(())
 }
 
 /// One line without its newline (header lines are short; a binary file gives up after 4 KiB).

@@ -11,7 +11,10 @@ use crate::game::{Game, Side};
 
 /// A position whose stored verdict its moves contradict.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("the table says {stored:?} of `{position}`, its moves say {from_moves:?}")]
+#[error(
+    "the table says {stored} of `{position}` (for the side to move), its moves say {}",
+    from_moves.map_or("nothing (no legal move)".to_string(), |v| v.to_string())
+)]
 pub struct Inconsistency {
     pub position: String,
     pub stored: Verdict,

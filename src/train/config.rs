@@ -1,6 +1,7 @@
 //! The training config file (TOML). Every section and key has a default except the run's name and
 //! specs; unknown keys are errors, so a typo never silently trains with a default.
 
+use crate::agents::spec::MAX_SIMULATIONS;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -241,9 +242,14 @@ impl TrainConfig {
     pub fn load(path: &Path) -> anyhow::Result<TrainConfig> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| anyhow::anyhow!("cannot read the training config {}: {e}", path.display()))?;
-        let config: TrainConfig = toml::from_str(&text)
-            .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.to_string().trim_end()))?;
-        config.check().map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        TrainConfig::from_text(&text, &path.display().to_string())
+    }
+
+    /// Parses and checks a config's TOML text; `source` names it in errors.
+    pub fn from_text(text: &str, source: &str) -> anyhow::Result<TrainConfig> {
+        let config: TrainConfig =
+            toml::from_str(text).map_err(|e| anyhow::anyhow!("{source}: {}", e.to_string().trim_end()))?;
+        config.check().map_err(|e| anyhow::anyhow!("{source}: {e}"))?;
         Ok(config)
     }
 
@@ -263,7 +269,13 @@ impl TrainConfig {
                 self.selfplay.concurrent_games >= 1 && self.selfplay.leaves_per_game >= 1,
                 "selfplay.concurrent_games and leaves_per_game must be ≥ 1",
             ),
-            (self.selfplay.simulations >= 1, "selfplay.simulations must be ≥ 1"),
+            (
+                (1..=MAX_SIMULATIONS).contains(&self.selfplay.simulations)
+                    && self.selfplay.fast_simulations <= MAX_SIMULATIONS
+                    && self.evaluation.simulations <= MAX_SIMULATIONS,
+                "selfplay.simulations must be in 1..=10000000 (and fast_simulations and \
+                 evaluation.simulations at most that)",
+            ),
             (
                 (0.0..=1.0).contains(&self.selfplay.full_search_share),
                 "selfplay.full_search_share must be in 0..=1",

@@ -125,13 +125,16 @@ fn train_family<G: NetGame>(
             }
             if saved.meta.specs != config.run.specs {
                 bail!(
-                    "the checkpoint was trained on specs {:?}; the config names {:?}",
-                    saved.meta.specs,
-                    config.run.specs
+                    "the checkpoint was trained on specs [{}]; the config names [{}]",
+                    saved.meta.specs.join(", "),
+                    config.run.specs.join(", ")
                 );
             }
             let net = saved.load_net(&burn::prelude::Device::flex())?;
-            let optimizer = std::fs::read(saved.file(checkpoint::OPTIMIZER_FILE)).ok();
+            let optimizer = match saved.file(checkpoint::OPTIMIZER_FILE).exists() {
+                true => Some(saved.read_verified(checkpoint::OPTIMIZER_FILE)?),
+                false => None,
+            };
             let learner = Learner::resume(net, optimizer.as_deref(), shape, &config.optimizer)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", saved.dir.display()))?;
             let replay_file =

@@ -1,4 +1,5 @@
-//! The command-line contract: exact perft output, and clear errors with exit code 2 for bad input.
+//! The command-line contract: exact perft output, and clear errors: exit code 2 for what was typed
+//! wrong, 1 for what failed while running.
 
 use std::process::{Command, Output};
 
@@ -74,23 +75,14 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
         (&["perft", "sixteen-rebels", "--depth", "0"], "depth"),
         (&["solve", "murray-rebels"], "custodial"),
         (&["solve", "imperial-contest"], "only sixteen-rebels"),
-        (&["solve", "sixteen-rebels", "--table", "Cargo.toml"], "not a rebel-zero tablebase"),
         (&["solve", "sixteen-rebels", "--moves", "c3-c5"], "not a legal move"),
-        // An unwritable table path is refused before minutes of solving, not after.
+        // Huge searches are refused up front rather than aborting on a failed allocation.
         (
-            &["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb"],
-            "cannot write the table at Cargo.toml",
+            &["match", "sixteen-rebels", "--agent", "mcts:sims=4294967295", "--agent", "random"],
+            "sims must be an integer 1..10000000",
         ),
-        // So is a games file that is not one: it is read before the table is opened or built.
-        (
-            &["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb", "--games", "Cargo.toml"],
-            "Cargo.toml line 1: not JSON",
-        ),
-        (
-            &["match", "sixteen-rebels", "--agent", "perfect:table=nowhere.rztb", "--agent", "random"],
-            "no tablebase at nowhere.rztb",
-        ),
-        (&["match", "chess", "--agent", "perfect", "--agent", "random"], "only sixteen-rebels"),
+        (&["train", "--preset", "nonesuch"], "no preset `nonesuch`"),
+        (&["train", "--preset", "smoke", "--generations", "0"], "0 is not in 1.."),
     ];
     for (args, expected) in cases {
         let output = run(args);
@@ -99,5 +91,36 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
         assert!(message.contains(expected), "{args:?}: {message}");
         assert!(!message.contains("panicked"), "{args:?}: {message}");
         assert!(stdout(&output).is_empty(), "{args:?} printed to stdout");
+    }
+}
+
+#[test]
+fn runtime_failures_are_a_clear_error_with_exit_code_1() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["solve", "sixteen-rebels", "--table", "Cargo.toml"], "not a rebel-zero tablebase"),
+        // An unwritable table path is refused before minutes of solving, not after.
+        (
+            &["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb"],
+            "cannot write the table at Cargo.toml",
+        ),
+        // So is a games file that is not one: it is read before the table is opened or built.
+        (
+            &["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb", "--games", "Cargo.toml"],
+            "Cargo.toml line 1: not a game record",
+        ),
+        (
+            &["match", "sixteen-rebels", "--agent", "perfect:table=nowhere.rztb", "--agent", "random"],
+            "no tablebase at nowhere.rztb",
+        ),
+        (&["match", "chess", "--agent", "perfect", "--agent", "random"], "only sixteen-rebels"),
+        (&["replay", "no/such/games.jsonl"], "no/such/games.jsonl"),
+        (&["pgn", "Cargo.toml"], "Cargo.toml line 1: not a game record"),
+    ];
+    for (args, expected) in cases {
+        let output = run(args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {}", stderr(&output));
+        let message = stderr(&output);
+        assert!(message.contains("error: ") && message.contains(expected), "{args:?}: {message}");
+        assert!(!message.contains("panicked"), "{args:?}: {message}");
     }
 }

@@ -4,6 +4,7 @@ mod balance;
 mod chess_rules;
 mod chess_variant_reference;
 mod cli;
+mod ecosystem;
 mod golden;
 mod hunt_reference;
 mod hunt_rules;

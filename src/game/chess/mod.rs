@@ -6,7 +6,9 @@ pub mod fen;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
+pub mod pgn;
 pub mod position;
+pub mod san;
 pub mod variants;
 mod zobrist;
 
@@ -172,8 +174,12 @@ impl Game for ChessGame {
         notation::format_move(pos, m)
     }
 
+    /// Coordinate notation (RULES.md section 7), or SAN ([`san`]) when the text is not of that shape.
     fn parse_move(&self, pos: &Position, text: &str) -> Result<ChessMove, MoveError> {
-        let wanted = notation::normalize(text)?;
+        let wanted = match notation::normalize(text) {
+            Ok(wanted) => wanted,
+            Err(malformed) => return san::parse_san(self, pos, text).map_err(|_| malformed),
+        };
         let mut moves = Self::Moves::default();
         self.legal_moves(pos, &mut moves);
         let find =

@@ -36,7 +36,8 @@ pub fn normalize(text: &str) -> Result<String, MoveError> {
             && parse_square(&s[2..4]).is_some();
         ok_squares && (s.len() == 4 || (s.len() == 5 && matches!(&s[4..], "q" | "r" | "b" | "n")))
     };
-    let shape = "expected UCI (`e2e4`, `e7e8q`), a rebel step (`r:b8b7`) or a squirm turn (`r:f6f5+e2e4`)";
+    let shape = "expected UCI (`e2e4`, `e7e8q`), a rebel step (`r:b8b7`), a squirm turn (`r:f6f5+e2e4`), \
+                 or a legal move in SAN (`Nf3`, `exd5`, `O-O`, `r:Nc6`)";
     match lower.strip_prefix("r:") {
         None if is_uci(&lower) => Ok(lower),
         Some(rest) => match rest.split_once('+') {

@@ -17,6 +17,8 @@ mod adam;
 mod ops;
 mod params;
 
+pub use params::first_non_finite;
+
 use std::ops::Range;
 
 use self::adam::Adam;

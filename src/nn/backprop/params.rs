@@ -119,6 +119,27 @@ pub fn collect(net: &PolicyValueNet) -> Collected {
     out
 }
 
+/// The name of the first tensor (weights or running statistics) holding a NaN or an infinity: a
+/// damaged checkpoint loads without complaint from burn, so the loader asks.
+pub fn first_non_finite(net: &PolicyValueNet) -> Option<String> {
+    let mut found = None;
+    visit(net, &mut |path, tensor| {
+        if found.is_some() {
+            return;
+        }
+        let values = match tensor {
+            Tensor4(param) => to_vec(param.val()),
+            Tensor2(param) => to_vec(param.val()),
+            Tensor1(param) => to_vec(param.val()),
+            Running(state) => to_vec(state.value_sync()),
+        };
+        if values.iter().any(|v| !v.is_finite()) {
+            found = Some(path.to_string());
+        }
+    });
+    found
+}
+
 impl Collected {
     fn push(&mut self, path: &str, id: ParamId, dims: Vec<usize>, arrangement: Arrangement, burn: Vec<f32>) {
         let offset = self.values.len();

@@ -1,0 +1,162 @@
+//! Game records: the one line of JSON per finished game that matches, studies and `play` write to a
+//! `games.jsonl` (plain or gzipped), the one reader of such files, and the one replay of a record onto
+//! its game.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Game, Playthrough, describe_outcome};
+
+/// One finished game as written to `games.jsonl`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The study cell the game belongs to (study files only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cell: Option<String>,
+    /// The game's index in its match.
+    pub game: usize,
+    pub spec: String,
+    /// The game's own seed, derived from the match seed and the index.
+    pub seed: u64,
+    /// The start position (RULES.md section 7).
+    pub start: String,
+    /// Side name → agent spec.
+    pub agents: BTreeMap<String, String>,
+    /// The moves in RULES.md section 7 notation, the opening's included.
+    pub moves: Vec<String>,
+    /// How many of the first moves were the game's opening rather than the agents' chosen moves:
+    /// drawn uniformly by the match (`--opening`) or sampled from the agents' visit counts (`open=`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opening: u32,
+    /// The winning side's name; `None` for a draw.
+    pub winner: Option<String>,
+    pub reason: String,
+    pub plies: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A games file that cannot be read, or one of its lines that is not a game record.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{0}")]
+    Unreadable(#[from] std::io::Error),
+    #[error("{path} line {line}: not a game record: {problem}")]
+    Malformed { path: PathBuf, line: usize, problem: String },
+}
+
+/// A record and the line of its file (from 1), for error messages.
+#[derive(Clone, Debug)]
+pub struct NumberedRecord {
+    pub line: usize,
+    pub record: GameRecord,
+}
+
+/// Every record of a games.jsonl file, plain or gzipped (told by its first bytes); blank lines are
+/// skipped, and a line that is not a record is an error naming the file and the line.
+pub fn read_records(path: &Path) -> Result<Vec<NumberedRecord>, RecordError> {
+    let text = crate::files::read_text(path)?;
+    let mut records = Vec::new();
+    for (index, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let record = serde_json::from_str(line).map_err(|e| RecordError::Malformed {
+            path: path.to_path_buf(),
+            line: index + 1,
+            problem: e.to_string(),
+        })?;
+        records.push(NumberedRecord { line: index + 1, record });
+    }
+    Ok(records)
+}
+
+impl GameRecord {
+    /// The record's moves played on `game` from its start. An error says which move fails and why,
+    /// or how the replayed result differs from the recorded one.
+    pub fn replay<G: Game>(&self, game: &G) -> Result<Playthrough<G>, String> {
+        let start = game.parse_position(&self.start).map_err(|e| format!("its start position: {e}"))?;
+        let mut line = Playthrough::from_position(game.clone(), start);
+        for (ply, text) in self.moves.iter().enumerate() {
+            line.play_text(text).map_err(|e| format!("move {} (`{text}`): {e}", ply + 1))?;
+        }
+        let names = game.side_names();
+        let winner = line.outcome().and_then(|o| o.winner).map(|s| names[s.index()].to_string());
+        let reason = line.outcome().map(|o| o.reason.as_str());
+        if reason.is_some() && (winner != self.winner || reason != Some(self.reason.as_str())) {
+            let result = |winner: &Option<String>| {
+                winner.as_deref().map_or("a draw".to_string(), |w| format!("a {w} win"))
+            };
+            return Err(format!(
+                "the record says {} by {}, but its moves give {}",
+                result(&self.winner),
+                self.reason,
+                describe_outcome(game, &line.outcome().expect("checked above")),
+            ));
+        }
+        Ok(line)
+    }
+
+    /// What the game is a part of: its study cell, else the pairing of its agents by side.
+    pub fn group(&self) -> String {
+        self.cell.clone().unwrap_or_else(|| {
+            let seats: Vec<String> =
+                self.agents.iter().map(|(side, agent)| format!("{agent} ({side})")).collect();
+            if seats.is_empty() { "(no agents recorded)".to_string() } else { seats.join(" v ") }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyGame;
+
+    fn record(moves: &[&str], winner: Option<&str>, reason: &str) -> GameRecord {
+        let game = match AnyGame::from_spec("neeley-rebels").unwrap() {
+            AnyGame::Hunt(g) => g,
+            _ => unreachable!(),
+        };
+        GameRecord {
+            cell: Some("neeley@random".into()),
+            game: 0,
+            spec: "neeley-rebels".into(),
+            seed: 1,
+            start: game.format_position(&game.start()),
+            agents: [("general".to_string(), "random".to_string())].into(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            opening: 0,
+            winner: winner.map(str::to_string),
+            reason: reason.into(),
+            plies: moves.len() as u32,
+        }
+    }
+
+    #[test]
+    fn a_record_replays_and_a_wrong_result_or_move_is_named() {
+        let game = AnyGame::from_spec("neeley-rebels").unwrap();
+        let AnyGame::Hunt(game) = game else { unreachable!() };
+        let line = Playthrough::new(game.clone());
+        let first = game.format_move(line.state(), line.legal_moves()[0]);
+        let unfinished = record(&[&first], None, "cap");
+        assert_eq!(unfinished.replay(&game).unwrap().plies(), 1);
+        let bad = record(&["z9-z8"], None, "cap");
+        assert!(bad.replay(&game).unwrap_err().starts_with("move 1 (`z9-z8`)"));
+        assert_eq!(unfinished.group(), "neeley@random");
+    }
+
+    #[test]
+    fn records_read_back_with_their_cell_and_a_bad_line_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.jsonl");
+        let line = serde_json::to_string(&record(&[], None, "cap")).unwrap();
+        assert!(line.starts_with(r#"{"cell":"neeley@random","game":0"#), "{line}");
+        std::fs::write(&path, format!("{line}\n\n{line}\n")).unwrap();
+        let records = read_records(&path).unwrap();
+        assert_eq!(records.iter().map(|r| r.line).collect::<Vec<_>>(), [1, 3]);
+        std::fs::write(&path, format!("{line}\nnot json\n")).unwrap();
+        let err = read_records(&path).unwrap_err().to_string();
+        assert!(err.contains("games.jsonl line 2: not a game record"), "{err}");
+    }
+}
