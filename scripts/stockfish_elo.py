@@ -6,10 +6,10 @@ the agent's Elo estimate with a 95% likelihood interval.
     python3 scripts/stockfish_elo.py --agent mcts:sims=400 --levels 1350,1600 --games 10
 
 Set-up: `apt-get install stockfish` and `pip install chess` (python-chess); measuring tools, not
-dependencies of the crate. Stockfish's UCI_Elo is calibrated at its own time control (Stockfish 15.1:
-120 s + 1 s per move, levels 1350-2850); at a short fixed move time it plays weaker than its nominal
-level, so the estimate is an upper bound on the agent's rating at that time control and a comparison
-between agents (the same levels, the same move time), not a FIDE rating. A score of 0 or 100% at every
+dependencies of the crate. Stockfish's UCI_Elo is calibrated at 60 s + 0.6 s per game and anchored to
+CCRL 40/4 (Stockfish 15.1's README; levels 1350-2850); at a shorter fixed move time it plays weaker than
+its nominal level, so the estimate is an upper bound on the agent's CCRL-anchored rating and a fair
+comparison between agents (same levels, same move time), not a FIDE rating. A score of 0 or 100% at every
 level has no finite estimate: the script then prints the one-sided 95% bound.
 """
 import argparse
@@ -74,7 +74,7 @@ def main():
     args = parser.parse_args()
     levels = [int(level) for level in args.levels.split(",")]
     ours = chess.engine.SimpleEngine.popen_uci([args.binary, "uci"])
-    ours.configure({"UCI_Variant": "chess", "Agent": args.agent})
+    ours.configure({"Agent": args.agent})  # UCI_Variant is python-chess's to set: chess by default
     stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
     results = []
     started = time.time()
