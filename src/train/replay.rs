@@ -7,11 +7,10 @@
 //! that a shipped network keeps its window and resumes as it left off.
 
 use std::collections::VecDeque;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use flate2::Compression;
-use flate2::read::GzDecoder;
 use flate2::write::GzEncoder;
 
 use rand::{Rng, RngExt};
@@ -163,18 +162,9 @@ impl ReplayBuffer {
     }
 
     /// Reads games written by [`ReplayBuffer::to_jsonl_gz`] (or, from older checkpoints, the same
-    /// lines uncompressed when `path` does not end in `.gz`),
-    /// re-encoding them on `games` (the run's specs).
+    /// lines uncompressed), re-encoding them on `games` (the run's specs).
     pub fn load_jsonl<G: NetGame>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
-        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-        let mut file = std::fs::File::open(path).map_err(cannot)?;
-        let mut text = String::new();
-        if path.extension().is_some_and(|e| e == "gz") {
-            GzDecoder::new(file).read_to_string(&mut text)
-        } else {
-            file.read_to_string(&mut text)
-        }
-        .map_err(cannot)?;
+        let text = crate::files::read_text(path).map_err(|e| format!("cannot read it: {e}"))?;
         for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let bad = |e: String| format!("{} line {}: {e}", path.display(), number + 1);
             let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
@@ -276,8 +266,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let gz = dir.join("replay.jsonl.gz");
         std::fs::write(&gz, buffer.to_jsonl_gz()).unwrap();
-        let mut text = String::new();
-        GzDecoder::new(&std::fs::read(&gz).unwrap()[..]).read_to_string(&mut text).unwrap();
+        let text = crate::files::read_text(&gz).unwrap();
         let plain = dir.join("replay.jsonl");
         std::fs::write(&plain, &text).unwrap();
         for path in [&gz, &plain] {
