@@ -7,7 +7,7 @@ use rand_pcg::Pcg64Mcg;
 use super::spec::SearchSettings;
 use super::{Agent, derive_seed};
 use crate::game::{Game, Playthrough};
-use crate::search::{Evaluator, Mcts, Proof, SearchReport};
+use crate::search::{Evaluator, Mcts, Proof, SearchReport, move_temperature};
 
 pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     search: Mcts<G>,
@@ -37,9 +37,8 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
         self.search.set_position(line.start(), line.moves());
         let report = self.search.run(&mut self.evaluator, &mut self.rng);
         self.last = Some(report);
-        let in_opening = line.plies() < self.opening;
-        let temperature = if in_opening { 1.0 } else { self.temperature };
-        self.search.choose_move(temperature, &mut self.rng).expect("a game not over has a move")
+        let temperature = move_temperature(line.plies(), self.opening, self.temperature);
+        self.search.output(temperature, &mut self.rng).expect("a game not over has a move").mv
     }
 
     fn last_note(&self) -> Option<String> {

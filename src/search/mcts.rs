@@ -30,8 +30,8 @@ pub struct SearchConfig {
     pub fpu: Fpu,
     /// Leaves collected per evaluator call.
     pub batch: usize,
-    /// Dirichlet noise on the root priors (self-play), or none.
-    pub root_noise: Option<DirichletNoise>,
+    /// How the root's moves are explored and chosen.
+    pub root: RootPolicy,
     /// Keep the subtree of the position reached when the next search starts below the current root.
     pub reuse_tree: bool,
     /// When a node is created, look for a move that wins at once and prove the node by it. Costs one
@@ -43,11 +43,38 @@ pub struct SearchConfig {
     /// more against a weaker opponent. Applies to drawn terminals and proofs, and to the evaluator's
     /// draw probability ([`Evaluations::draws`]).
     pub contempt: f32,
-    /// Moves a Gumbel root considers ([`super::gumbel`]); 0 keeps PUCT at the root. A Gumbel root
-    /// plays the survivor of sequential halving and ignores the move temperature and Dirichlet noise;
-    /// its tree is never reused, as its schedule counts the visits of one search.
-    pub gumbel_considered: u32,
 }
+
+/// The root's policy: how a search explores its root moves and which it plays (mctx's split of
+/// `muzero_policy` and `gumbel_muzero_policy`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RootPolicy {
+    /// PUCT at the root as below it, with Dirichlet noise mixed into the root priors when given (for
+    /// the searches [`Mcts::set_budget`] marks as exploring); plays by visit counts.
+    Puct { noise: Option<DirichletNoise> },
+    /// Gumbel AlphaZero's root over `considered` moves ([`super::gumbel`]): plays the survivor of
+    /// sequential halving and ignores the move temperature; its tree is never reused, as its schedule
+    /// counts the visits of one search.
+    Gumbel { considered: u32 },
+}
+
+/// A finished search's answer: the move to play and the policy target over the root moves (visit
+/// shares, a Gumbel root's improved policy, or the proven move alone), the shares summing to one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOutput<M> {
+    pub mv: M,
+    pub policy: Vec<(M, f32)>,
+}
+
+/// The temperature of the move at `plies`: 1 for the first `opening_plies` of a game (so that games
+/// differ), then `temperature`.
+pub fn move_temperature(plies: u32, opening_plies: u32, temperature: f32) -> f32 {
+    if plies < opening_plies { 1.0 } else { temperature }
+}
+
+/// Improved-policy shares below this are left out of a policy target (they would only fill the
+/// replay window; the largest share is always above it).
+const MIN_POLICY_SHARE: f32 = 1e-3;
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
@@ -56,11 +83,10 @@ impl Default for SearchConfig {
             c_puct: 1.5,
             fpu: Fpu::Reduction(0.0),
             batch: 1,
-            root_noise: None,
+            root: RootPolicy::Puct { noise: None },
             reuse_tree: true,
             find_wins_in_one: true,
             contempt: 0.0,
-            gumbel_considered: 0,
         }
     }
 }
@@ -107,7 +133,10 @@ pub struct Mcts<G: Game> {
     pending: Vec<NodeId>,
     evaluations: Evaluations,
     noise_samples: Vec<f64>,
-    root_noised: bool,
+    /// Whether the root's noise or Gumbel schedule is in place (done once per root, once evaluated).
+    root_prepared: bool,
+    /// Whether the current searches' root gets its Dirichlet noise ([`Mcts::set_budget`]).
+    explore_root: bool,
     /// A draw's value for side zero under contempt: `-contempt` when side zero searches, else
     /// `+contempt`. The tree's values hold it, so the tree is kept only for roots of that side.
     draw_value_zero: f32,
@@ -135,7 +164,8 @@ impl<G: Game> Mcts<G> {
             pending: Vec::with_capacity(config.batch),
             evaluations: Evaluations::default(),
             noise_samples: Vec::new(),
-            root_noised: false,
+            root_prepared: false,
+            explore_root: true,
             draw_value_zero: 0.0,
             gumbel: GumbelRoot::default(),
             root_raw_value: 0.0,
@@ -143,9 +173,12 @@ impl<G: Game> Mcts<G> {
         }
     }
 
-    /// Sets the simulations of the next searches (self-play alternates full and fast searches).
-    pub fn set_simulations(&mut self, simulations: u32) {
+    /// Sets the simulations of the next searches and whether their root explores (gets the Dirichlet
+    /// noise of [`RootPolicy::Puct`]): self-play alternates full searches, which explore and become
+    /// training samples, with fast ones, which do neither.
+    pub fn set_budget(&mut self, simulations: u32, explore_root: bool) {
         self.config.simulations = simulations;
+        self.explore_root = explore_root;
     }
 
     pub fn game(&self) -> &G {
@@ -177,11 +210,11 @@ impl<G: Game> Mcts<G> {
         {
             if node != ROOT {
                 self.tree.reroot(node);
-                self.root_noised = false;
+                self.root_prepared = false;
             }
         } else {
             self.tree.clear();
-            self.root_noised = false;
+            self.root_prepared = false;
             let plies = moves.len() as u32;
             // A root that is a third occurrence ended the game already; nobody searches such a position.
             let outcome = judge(&self.game, &state, plies, false, &mut self.moves);
@@ -197,7 +230,7 @@ impl<G: Game> Mcts<G> {
 
     /// The node for the position after `moves`, if the tree holds it below the current root.
     fn reusable_node(&self, start: &G::State, moves: &[G::Move]) -> Option<NodeId> {
-        let reuse = self.config.reuse_tree && self.config.gumbel_considered == 0;
+        let reuse = self.config.reuse_tree && matches!(self.config.root, RootPolicy::Puct { .. });
         if !reuse || self.tree.is_empty() || self.start.as_ref() != Some(start) {
             return None;
         }
@@ -243,7 +276,8 @@ impl<G: Game> Mcts<G> {
             tree_nodes: 0,
         };
         while report.simulations < self.config.simulations && !self.tree.node(ROOT).proof.is_proven() {
-            self.add_root_noise(rng);
+            self.prepare_root(rng); // a reused root was evaluated before this search
+
             let wanted = (self.config.simulations - report.simulations).min(self.config.batch as u32);
             let (finished, collisions) = self.gather_leaves(wanted);
             report.simulations += finished;
@@ -252,11 +286,11 @@ impl<G: Game> Mcts<G> {
                 let mut evaluations = std::mem::take(&mut self.evaluations);
                 evaluations.prepare(&self.batch);
                 evaluator.evaluate(&self.game, &self.batch, &mut evaluations);
-                report.simulations += self.absorb_evaluations(&evaluations);
+                report.simulations += self.absorb_evaluations(&evaluations, rng);
                 self.evaluations = evaluations;
             }
         }
-        self.add_root_noise(rng);
+        self.prepare_root(rng);
         let root = self.tree.node(ROOT);
         report.proof = root.proof;
         report.value = root.proof.value_for(root.to_move).or(root.mean_for(root.to_move)).unwrap_or(0.0);
@@ -265,34 +299,35 @@ impl<G: Game> Mcts<G> {
         report
     }
 
-    /// Mixes noise into the root priors once they are known, once per root (when the config asks for
-    /// noise); a Gumbel root draws its Gumbel noise and lays out its schedule instead. [`Mcts::run`]
-    /// calls it itself; callers driving [`Mcts::gather_leaves`] call it after each
-    /// [`Mcts::absorb_evaluations`].
-    pub fn add_root_noise<R: Rng>(&mut self, rng: &mut R) {
-        if self.root_noised || !self.tree.node(ROOT).evaluated {
+    /// Prepares the root once its priors are known, once per root: mixes in the Dirichlet noise of
+    /// an exploring PUCT search, or draws a Gumbel root's noise and lays out its schedule.
+    fn prepare_root<R: Rng>(&mut self, rng: &mut R) {
+        if self.root_prepared || !self.tree.node(ROOT).evaluated {
             return;
         }
-        if self.config.gumbel_considered > 0 {
-            self.fill_root_moves();
-            let (considered, simulations) = (self.config.gumbel_considered, self.config.simulations);
-            self.gumbel.start(&self.root_moves, self.root_raw_value, considered, simulations, rng);
-            self.root_noised = true;
-            return;
+        match self.config.root {
+            RootPolicy::Gumbel { considered } => {
+                self.fill_root_moves();
+                let simulations = self.config.simulations;
+                self.gumbel.start(&self.root_moves, self.root_raw_value, considered, simulations, rng);
+                self.root_prepared = true;
+            }
+            RootPolicy::Puct { noise: Some(noise) } if self.explore_root => {
+                let range = self.tree.edge_range(ROOT);
+                let mut priors: Vec<f32> = self.tree.edges[range.clone()].iter().map(|e| e.prior).collect();
+                add_dirichlet_noise(&mut priors, noise, &mut self.noise_samples, rng);
+                for (edge, prior) in self.tree.edges[range].iter_mut().zip(priors) {
+                    edge.prior = prior;
+                }
+                self.root_prepared = true;
+            }
+            RootPolicy::Puct { .. } => {}
         }
-        let Some(noise) = self.config.root_noise else { return };
-        let range = self.tree.edge_range(ROOT);
-        let mut priors: Vec<f32> = self.tree.edges[range.clone()].iter().map(|e| e.prior).collect();
-        add_dirichlet_noise(&mut priors, noise, &mut self.noise_samples, rng);
-        for (edge, prior) in self.tree.edges[range].iter_mut().zip(priors) {
-            edge.prior = prior;
-        }
-        self.root_noised = true;
     }
 
     /// Whether the root's moves are chosen by the Gumbel root (configured and started).
     fn gumbel_root(&self) -> bool {
-        self.config.gumbel_considered > 0 && self.root_noised
+        matches!(self.config.root, RootPolicy::Gumbel { .. }) && self.root_prepared
     }
 
     /// The root moves' priors, visits and values for the Gumbel root, into `root_moves`.
@@ -315,17 +350,6 @@ impl<G: Game> Mcts<G> {
     fn select_gumbel_edge(&mut self) -> usize {
         self.fill_root_moves();
         self.tree.edge_range(ROOT).start + self.gumbel.select(&self.root_moves)
-    }
-
-    /// The Gumbel root's improved policy over the root moves, in the order of [`Mcts::root_visits`],
-    /// into `policy`; false (and `policy` untouched) without a started Gumbel root.
-    pub fn improved_policy(&mut self, policy: &mut Vec<f32>) -> bool {
-        if !self.gumbel_root() {
-            return false;
-        }
-        self.fill_root_moves();
-        self.gumbel.improved_policy(&self.root_moves, policy);
-        true
     }
 
     /// Descends up to `wanted` times, queueing new leaves for the evaluator (see [`Mcts::leaves`]) and
@@ -370,9 +394,10 @@ impl<G: Game> Mcts<G> {
         &self.batch
     }
 
-    /// Stores the evaluator's answers for the queued leaves and backs their values up. Returns the
-    /// number of simulations this finishes.
-    pub fn absorb_evaluations(&mut self, evaluations: &Evaluations) -> u32 {
+    /// Stores the evaluator's answers for the queued leaves and backs their values up; once the root
+    /// is evaluated, prepares it (its noise or Gumbel schedule, drawn from `rng`). Returns the number
+    /// of simulations this finishes.
+    pub fn absorb_evaluations<R: Rng>(&mut self, evaluations: &Evaluations, rng: &mut R) -> u32 {
         let pending = std::mem::take(&mut self.pending);
         for (leaf, &id) in pending.iter().enumerate() {
             self.set_priors(id, &evaluations.priors[self.batch.range(leaf)]);
@@ -390,6 +415,7 @@ impl<G: Game> Mcts<G> {
         let count = pending.len() as u32;
         self.pending = pending;
         self.pending.clear();
+        self.prepare_root(rng);
         count
     }
 
@@ -574,13 +600,43 @@ impl<G: Game> Mcts<G> {
         })
     }
 
+    /// The search's answer, `None` when the root has no move: the move to play (see
+    /// [`Mcts::choose_move`]) and the policy target over the root moves.
+    pub fn output<R: Rng>(&mut self, temperature: f32, rng: &mut R) -> Option<SearchOutput<G::Move>> {
+        let mv = self.choose_move(temperature, rng)?;
+        Some(SearchOutput { mv, policy: self.policy_target(mv) })
+    }
+
+    /// The visit shares of the root moves, or a Gumbel root's improved policy (shares below
+    /// [`MIN_POLICY_SHARE`] dropped); a proven root, or one without visits, teaches `chosen` alone.
+    fn policy_target(&mut self, chosen: G::Move) -> Vec<(G::Move, f32)> {
+        let total: u32 = self.root_visits().map(|(_, v)| v).sum();
+        if self.root_proof().is_proven() || total == 0 {
+            return vec![(chosen, 1.0)];
+        }
+        if self.gumbel_root() {
+            let mut improved = Vec::new();
+            self.fill_root_moves();
+            self.gumbel.improved_policy(&self.root_moves, &mut improved);
+            let kept: f32 = improved.iter().filter(|&&p| p >= MIN_POLICY_SHARE).sum();
+            let moves = self.root_visits().map(|(mv, _)| mv);
+            return moves
+                .zip(improved)
+                .filter(|&(_, p)| p >= MIN_POLICY_SHARE)
+                .map(|(mv, p)| (mv, p / kept))
+                .collect();
+        }
+        let visited = self.root_visits().filter(|&(_, visits)| visits > 0);
+        visited.map(|(mv, visits)| (mv, visits as f32 / total as f32)).collect()
+    }
+
     /// The move to play after a search, `None` when the root has no move.
     ///
     /// A proven win plays its nearest winning move; proven losing moves are avoided while anything else
     /// remains, and a proven loss plays the move that resists longest. Otherwise: the most visited move
     /// at `temperature` 0, or a move drawn with probability ∝ visits^(1/temperature); a Gumbel root
     /// plays the best of the moves that survived its halving.
-    pub fn choose_move<R: Rng>(&mut self, temperature: f32, rng: &mut R) -> Option<G::Move> {
+    fn choose_move<R: Rng>(&mut self, temperature: f32, rng: &mut R) -> Option<G::Move> {
         let root = self.tree.node(ROOT);
         if self.gumbel_root() && !root.proof.is_proven() && root.edge_count > 0 {
             self.fill_root_moves();
@@ -793,7 +849,7 @@ mod tests {
     fn root_noise_keeps_priors_a_distribution() {
         let game = hunt("sixteen-rebels");
         let noise = DirichletNoise { alpha: 0.3, epsilon: 0.25 };
-        let config = SearchConfig { root_noise: Some(noise), ..config(200, 1) };
+        let config = SearchConfig { root: RootPolicy::Puct { noise: Some(noise) }, ..config(200, 1) };
         let (mcts, _) = search(&game, "G:c3;R:a1,b1,c1,d1,e1,a5,e5;g", config);
         let priors: Vec<f32> = mcts.tree().edges_of(ROOT).iter().map(|e| e.prior).collect();
         assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
@@ -805,7 +861,8 @@ mod tests {
     fn a_gumbel_root_halves_its_considered_moves() {
         let game = hunt("sixteen-rebels");
         let start = game.start();
-        let mut mcts = Mcts::new(game.clone(), SearchConfig { gumbel_considered: 4, ..config(64, 4) });
+        let root = RootPolicy::Gumbel { considered: 4 };
+        let mut mcts = Mcts::new(game.clone(), SearchConfig { root, ..config(64, 4) });
         let mut rng = Pcg64Mcg::seed_from_u64(5);
         mcts.set_position(&start, &[]);
         let rollouts = crate::game::playout::RolloutPolicy::Uniform;
@@ -814,11 +871,9 @@ mod tests {
         let mut visits: Vec<u32> = mcts.root_visits().map(|(_, v)| v).filter(|&v| v > 0).collect();
         visits.sort_unstable();
         assert_eq!(visits, [8, 8, 23, 24]);
-        let mut policy = Vec::new();
-        assert!(mcts.improved_policy(&mut policy));
-        assert_eq!(policy.len(), mcts.root_visits().count());
-        assert!((policy.iter().sum::<f32>() - 1.0).abs() < 1e-5);
-        let chosen = mcts.choose_move(0.0, &mut rng).unwrap();
+        let SearchOutput { mv: chosen, policy } = mcts.output(0.0, &mut rng).unwrap();
+        assert!(policy.len() <= mcts.root_visits().count() && policy.len() >= 4, "{}", policy.len());
+        assert!((policy.iter().map(|(_, p)| p).sum::<f32>() - 1.0).abs() < 1e-5);
         assert_eq!(mcts.root_visits().find(|&(mv, _)| mv == chosen).unwrap().1, 24);
         // The schedule counts one search's visits, so the tree is never kept.
         mcts.set_position(&start, &[chosen]);

@@ -20,7 +20,7 @@ pub mod solver;
 pub mod tree;
 
 pub use evaluator::{Evaluations, Evaluator, LeafBatch, RolloutEvaluator, UniformEvaluator};
-pub use mcts::{Mcts, SearchConfig, SearchReport};
+pub use mcts::{Mcts, RootPolicy, SearchConfig, SearchOutput, SearchReport, move_temperature};
 pub use noise::DirichletNoise;
 pub use select::Fpu;
 pub use solver::Proof;

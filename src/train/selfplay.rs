@@ -14,7 +14,7 @@ use crate::agents::derive_seed;
 use crate::game::{Playthrough, Side};
 use crate::nn::evaluator::write_evaluations;
 use crate::nn::{Encoder, Inference, InferenceNet, NetGame};
-use crate::search::{DirichletNoise, Evaluations, Mcts, SearchConfig};
+use crate::search::{DirichletNoise, Evaluations, Mcts, RootPolicy, SearchConfig, move_temperature};
 
 /// One game to play: its index in the generation, its spec and its seed.
 #[derive(Clone, Copy, Debug)]
@@ -148,10 +148,7 @@ pub fn play_games<G: NetGame>(
                 let policy = &inference.policy[slot.leaves.start * actions..slot.leaves.end * actions];
                 let wdl = &inference.wdl[slot.leaves.start * 3..slot.leaves.end * 3];
                 write_evaluations(game, leaves, policy, wdl, actions, &mut evaluations);
-                slot.done += slot.search.absorb_evaluations(&evaluations);
-                if slot.full || config.gumbel_actions > 0 {
-                    slot.search.add_root_noise(&mut slot.rng);
-                }
+                slot.done += slot.search.absorb_evaluations(&evaluations, &mut slot.rng);
             }
             let stalled = gathered == 0 && slot.done < slot.wanted && !slot.search.root_proof().is_proven();
             let searched = slot.done >= slot.wanted || slot.search.root_proof().is_proven();
@@ -174,10 +171,16 @@ fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot
         simulations: config.simulations,
         c_puct: config.c_puct,
         batch: config.leaves_per_game,
-        root_noise: (config.gumbel_actions == 0)
-            .then_some(DirichletNoise { alpha: config.dirichlet_alpha, epsilon: config.dirichlet_share }),
+        root: match config.gumbel_actions {
+            0 => RootPolicy::Puct {
+                noise: Some(DirichletNoise {
+                    alpha: config.dirichlet_alpha,
+                    epsilon: config.dirichlet_share,
+                }),
+            },
+            considered => RootPolicy::Gumbel { considered },
+        },
         reuse_tree: true,
-        gumbel_considered: config.gumbel_actions,
         ..SearchConfig::default()
     };
     let mut slot = Slot {
@@ -200,45 +203,30 @@ fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
     slot.full = config.draw_full_search(&mut slot.rng);
     slot.wanted = if slot.full { config.simulations } else { config.fast_simulations };
     slot.done = 0;
-    slot.search.set_simulations(slot.wanted);
+    slot.search.set_budget(slot.wanted, slot.full);
     slot.search.set_position(slot.line.start(), slot.line.moves());
 }
 
 /// Picks and plays the searched move, recording a training sample after a full search.
 fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConfig, slot: &mut Slot<G>) {
-    let temperature = if slot.line.plies() < config.temperature_plies { 1.0 } else { 0.0 };
-    let chosen = slot.search.choose_move(temperature, &mut slot.rng).expect("a game not over has a move");
+    let temperature = move_temperature(slot.line.plies(), config.temperature_plies, 0.0);
+    let output = slot.search.output(temperature, &mut slot.rng).expect("a game not over has a move");
     if slot.full {
-        let policy = policy_target(game, slot.line.state(), &mut slot.search, chosen);
-        slot.samples.record(game, encoder, &slot.line, policy);
+        slot.samples.record(
+            game,
+            encoder,
+            &slot.line,
+            action_shares(game, slot.line.state(), &output.policy),
+        );
     }
-    slot.line.play(chosen);
+    slot.line.play(output.mv);
 }
 
-/// The visit distribution at the root, or a Gumbel root's improved policy (its shares below
-/// [`MIN_POLICY_SHARE`] dropped); a proven root teaches its proof's move alone.
-pub(super) fn policy_target<G: NetGame>(
+/// A search's policy target as shares of the game's action indices.
+pub(super) fn action_shares<G: NetGame>(
     game: &G,
     state: &G::State,
-    search: &mut Mcts<G>,
-    chosen: G::Move,
+    policy: &[(G::Move, f32)],
 ) -> Vec<(u32, f32)> {
-    let total: u32 = search.root_visits().map(|(_, v)| v).sum();
-    if search.root_proof().is_proven() || total == 0 {
-        return vec![(game.action_index(state, chosen) as u32, 1.0)];
-    }
-    let mut improved = Vec::new();
-    let weights: Vec<(G::Move, f32)> = if search.improved_policy(&mut improved) {
-        let kept: f32 = improved.iter().filter(|&&p| p >= MIN_POLICY_SHARE).sum();
-        let moves = search.root_visits().map(|(mv, _)| mv);
-        moves.zip(improved).filter(|&(_, p)| p >= MIN_POLICY_SHARE).map(|(mv, p)| (mv, p / kept)).collect()
-    } else {
-        let visited = search.root_visits().filter(|&(_, visits)| visits > 0);
-        visited.map(|(mv, visits)| (mv, visits as f32 / total as f32)).collect()
-    };
-    weights.into_iter().map(|(mv, share)| (game.action_index(state, mv) as u32, share)).collect()
+    policy.iter().map(|&(mv, share)| (game.action_index(state, mv) as u32, share)).collect()
 }
-
-/// Improved-policy shares below this are left out of a training sample (they would only fill the
-/// replay window; the largest share is always above it).
-const MIN_POLICY_SHARE: f32 = 1e-3;

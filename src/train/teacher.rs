@@ -10,11 +10,11 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::config::SelfPlayConfig;
-use super::selfplay::{FinishedGame, GameJob, GameSamples, policy_target};
+use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
 use crate::agents::{MctsSettings, derive_seed};
 use crate::game::Playthrough;
 use crate::nn::{Encoder, NetGame};
-use crate::search::{Mcts, RolloutEvaluator};
+use crate::search::{Mcts, RolloutEvaluator, move_temperature};
 
 /// Plays teacher games on one thread until `jobs` runs out (workers share it through `next`). As in
 /// self-play, the first `temperature_plies` moves are drawn in proportion to visits so that the games
@@ -40,14 +40,13 @@ pub fn play_teacher_games<G: NetGame>(
         while !line.is_over() {
             search.set_position(line.start(), line.moves());
             search.run(&mut evaluator, &mut rng);
-            let opening = line.plies() < config.temperature_plies;
-            let temperature = if opening { 1.0 } else { teacher.search.temperature };
-            let chosen = search.choose_move(temperature, &mut rng).expect("a game not over has a move");
+            let temperature =
+                move_temperature(line.plies(), config.temperature_plies, teacher.search.temperature);
+            let output = search.output(temperature, &mut rng).expect("a game not over has a move");
             if config.draw_full_search(&mut rng) {
-                let policy = policy_target(game, line.state(), &mut search, chosen);
-                samples.record(game, &encoder, &line, policy);
+                samples.record(game, &encoder, &line, action_shares(game, line.state(), &output.policy));
             }
-            line.play(chosen);
+            line.play(output.mv);
         }
         on_finished(samples.finish(job, &line));
     }

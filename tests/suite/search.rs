@@ -352,7 +352,7 @@ fn search_finds_and_proves_a_win_in_one_in_every_family() {
             let mut rng = Pcg64Mcg::seed_from_u64(1);
             let report = mcts.run(&mut UniformEvaluator, &mut rng);
             assert_eq!(report.proof, Proof::Proven { winner: Some(winner), plies: 1 }, "{spec}");
-            let chosen = mcts.choose_move(0.0, &mut rng).unwrap();
+            let chosen = mcts.output(0.0, &mut rng).unwrap().mv;
             assert_eq!(g.format_move(&start, chosen), expected, "{spec}");
         });
     }
