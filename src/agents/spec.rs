@@ -45,6 +45,9 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
     ("human", "moves typed at the terminal (rebel-zero play only)"),
 ];
 
+/// Leaves a network agent evaluates per batch unless its spec says `batch=`.
+const NET_BATCH: usize = 8;
+
 /// The networks the project ships, one per board (checkpoints/README.md).
 pub const SHIPPED_NETWORKS: &[&str] = &[
     "checkpoints/sixteen-rebels",
@@ -258,6 +261,14 @@ impl AgentSpec {
         matches!(self, AgentSpec::Human)
     }
 
+    /// A network agent on the checkpoint at `path` searching `simulations` per move, its first
+    /// `opening` plies sampled from its visit counts; the other settings those of a `net:` spec.
+    pub fn net(path: &Path, simulations: u32, opening: u32) -> AgentSpec {
+        let search =
+            SearchSettings { opening, ..SearchSettings::with_simulations_and_batch(simulations, NET_BATCH) };
+        AgentSpec::Net(NetSettings { path: path.display().to_string(), search })
+    }
+
     /// The strongest agent the project ships for `game`: best play where its tablebase has been built
     /// (`rebel-zero solve`), else the shipped network of its board at 400 simulations, else rollout
     /// MCTS at 2000 simulations.
@@ -274,11 +285,10 @@ impl AgentSpec {
                     .is_ok_and(|c| c.check_game(g).is_ok())
             })
         };
-        let text = match SHIPPED_NETWORKS.iter().find(|path| fits(path)) {
-            Some(path) => format!("net:path={path},sims=400"),
-            None => "mcts:sims=2000".to_string(),
-        };
-        AgentSpec::parse(&text).expect("a valid built-in spec")
+        match SHIPPED_NETWORKS.iter().find(|path| fits(path)) {
+            Some(path) => AgentSpec::net(Path::new(path), 400, 0),
+            None => AgentSpec::parse("mcts:sims=2000").expect("a valid built-in spec"),
+        }
     }
 
     /// The agent for `game`, its randomness drawn from `seed`. The human is not an [`Agent`]: the
@@ -445,8 +455,10 @@ fn parse_perfect(pairs: &[(&str, &str)]) -> Result<AgentSpec, AgentError> {
 }
 
 fn parse_net(pairs: &[(&str, &str)]) -> Result<NetSettings, AgentError> {
-    let mut settings =
-        NetSettings { path: String::new(), search: SearchSettings::with_simulations_and_batch(200, 8) };
+    let mut settings = NetSettings {
+        path: String::new(),
+        search: SearchSettings::with_simulations_and_batch(200, NET_BATCH),
+    };
     let mut path = None;
     let options = SearchOptions { agent: "net", allowed: NET_KEYS, settings: &mut settings.search };
     options.read_all(pairs, |key, value| match key {

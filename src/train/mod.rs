@@ -9,6 +9,7 @@ pub mod config;
 pub mod learner;
 pub mod metrics;
 pub mod replay;
+mod run;
 pub mod selfplay;
 pub mod teacher;
 
@@ -18,19 +19,16 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
 
 use config::SelfPlayConfig;
 pub use config::TrainConfig;
-use learner::{Learner, StepLosses};
-use metrics::{Metrics, process_cpu_seconds};
-use replay::{Batch, MirrorMap, ReplayBuffer};
+use metrics::process_cpu_seconds;
+use run::Run;
 use selfplay::{FinishedGame, GameJob};
 
-use crate::agents::{AgentSpec, MatchSettings, MctsSettings, derive_seed, run_match};
-use crate::game::{AnyGame, Side};
-use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
+use crate::agents::{AgentSpec, MatchSettings, MatchSummary, MctsSettings, derive_seed, run_match};
+use crate::game::AnyGame;
+use crate::nn::checkpoint::Counters;
 use crate::nn::{InferenceNet, NetGame};
 
 /// How a training session starts.
@@ -87,213 +85,18 @@ fn train_family<G: NetGame>(
     start: Start,
     show_progress: bool,
 ) -> anyhow::Result<TrainSummary> {
-    let encoder = checkpoint::encoder_name(&games[0]);
-    if let Some(other) = games.iter().find(|g| checkpoint::encoder_name(*g) != encoder) {
-        bail!(
-            "run.specs: `{}` and `{}` are on different boards and cannot share a network",
-            games[0].spec(),
-            other.spec()
-        );
-    }
-    let shape = games[0].net_shape(config.network.size);
-    let run_dir = config.run_dir();
-    let run_started = Instant::now();
+    let started = Instant::now();
     let cpu_started = process_cpu_seconds();
-
-    let mut replay = ReplayBuffer::new(config.replay.window_games);
-    let (mut learner, mut counters) = match start {
-        Start::Fresh => {
-            if run_dir.join("latest").exists() {
-                bail!(
-                    "{} already holds a training run; continue it with --resume, or choose another run.name",
-                    run_dir.display()
-                );
-            }
-            (Learner::new(shape, &config.optimizer, config.run.seed), Counters::default())
-        }
-        Start::Resume => {
-            let saved = Checkpoint::open(&run_dir).with_context(|| "nothing to resume")?;
-            if saved.meta.shape != shape || saved.meta.encoder != encoder {
-                bail!(
-                    "the checkpoint in {} is a {} network for {}; the config asks for {} on {}",
-                    saved.dir.display(),
-                    saved.meta.shape.tower,
-                    saved.meta.encoder,
-                    shape.tower,
-                    encoder
-                );
-            }
-            if saved.meta.specs != config.run.specs {
-                bail!(
-                    "the checkpoint was trained on specs [{}]; the config names [{}]",
-                    saved.meta.specs.join(", "),
-                    config.run.specs.join(", ")
-                );
-            }
-            let net = saved.load_net(&burn::prelude::Device::flex())?;
-            let optimizer = match saved.file(checkpoint::OPTIMIZER_FILE).exists() {
-                true => Some(saved.read_verified(checkpoint::OPTIMIZER_FILE)?),
-                false => None,
-            };
-            let learner = Learner::resume(net, optimizer.as_deref(), shape, &config.optimizer)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", saved.dir.display()))?;
-            let replay_file =
-                [REPLAY_FILE, LEGACY_REPLAY_FILE].map(|f| saved.file(f)).into_iter().find(|f| f.exists());
-            if let Some(replay_file) = replay_file {
-                replay.load_jsonl(&replay_file, &games).map_err(anyhow::Error::msg)?;
-            }
-            eprintln!(
-                "resuming {} at generation {} ({} games played, {} in the replay window)",
-                run_dir.display(),
-                saved.meta.counters.generation,
-                saved.meta.counters.games,
-                replay.games()
-            );
-            (learner, saved.meta.counters)
-        }
-    };
-    std::fs::create_dir_all(&run_dir).with_context(|| format!("cannot create {}", run_dir.display()))?;
-    let config_text = toml::to_string_pretty(config).expect("the config serialises");
-    let mut metrics = Metrics::open(&run_dir.join("logs"))?;
-    let mirror = if config.replay.mirror { MirrorMap::for_game(&games[0]) } else { None };
-    let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(config.run.seed, 0x7261_6e64 ^ counters.generation));
-    let seconds_before = counters.seconds;
-    let mut batch = Batch::default();
-
-    while !finished(config, &counters) {
-        let generation_started = Instant::now();
-        let cpu_before = process_cpu_seconds();
-        let generation = counters.generation + 1;
-
-        // Self-play on the worker threads while the learner trains on the main thread, on the games
-        // already in the window: this generation's games train the next one (one generation of delay,
-        // as in KataGo's asynchronous loop), so neither phase leaves a core idle while the other runs.
-        let net = InferenceNet::new(&learner.inference_net());
-        // Teacher games for the run's first generations (the config check parsed the teacher).
-        let teacher = (generation <= config.bootstrap.generations)
-            .then(|| config.bootstrap.teacher_settings().expect("a checked config"));
-        let steps = ((replay.recent_positions(config.selfplay.games_per_generation) as f64
-            * config.optimizer.reuse)
-            / config.optimizer.batch_size as f64)
-            .ceil() as u64;
-        let actions = games[0].facts().action_count;
-        let mut losses = Vec::with_capacity(steps as usize);
-        let (mut selfplay_seconds, mut train_seconds) = (0.0, 0.0);
-        let played = std::thread::scope(|scope| {
-            let selfplay = scope.spawn(|| {
-                let started = Instant::now();
-                let played = self_play(config, &games, &net, teacher.as_ref(), counters.games, show_progress);
-                (played, started.elapsed().as_secs_f64())
-            });
-            let train_started = Instant::now();
-            let bar = progress(show_progress, steps, "training");
-            for _ in 0..steps {
-                replay.sample(config.optimizer.batch_size, actions, mirror.as_ref(), &mut rng, &mut batch);
-                losses.push(learner.step(&batch));
-                bar.inc(1);
-            }
-            bar.finish_and_clear();
-            train_seconds = train_started.elapsed().as_secs_f64();
-            let (played, seconds) = selfplay.join().expect("self-play does not panic");
-            selfplay_seconds = seconds;
-            played
-        });
-        let played_games = played.len() as u64;
-        let stats = SelfPlayStats::of(&played);
-        let new_positions: usize = played.iter().map(|g| g.positions.len()).sum();
-        for game in played {
-            replay.push(game.saved, game.positions);
-        }
-
-        counters.generation = generation;
-        counters.games += played_games;
-        counters.positions += new_positions as u64;
-        counters.steps += steps;
-        counters.seconds = seconds_before + run_started.elapsed().as_secs_f64();
-
-        // Checkpoint, then evaluate the saved network.
-        let net = learner.inference_net();
-        let meta = CheckpointMeta::new(&games[0], config.run.specs.clone(), shape, counters);
-        let saved = checkpoint::save_generation(
-            &run_dir,
-            Generation {
-                meta: &meta,
-                net: &net,
-                optimizer: Some(learner.optimizer_bytes()),
-                files: vec![
-                    (CONFIG_FILE, config_text.clone().into_bytes()),
-                    (REPLAY_FILE, replay.to_jsonl_gz()),
-                ],
-            },
-            config.run.keep.max(2),
-        )?;
-        let wall = generation_started.elapsed().as_secs_f64();
-        let cpu_share = match (cpu_before, process_cpu_seconds()) {
-            (Some(a), Some(b)) => (b - a) / wall,
-            _ => f64::NAN,
-        };
-        // A generation that took no steps (the first of a run, or of a resume whose checkpoint kept no
-        // replay window) has no losses: recording zeros would draw a false dip in the curves.
-        let mean = mean_losses(&losses);
-        let mut values = Vec::with_capacity(16);
-        if let Some(mean) = &mean {
-            values.extend([
-                ("loss/policy", mean.policy),
-                ("loss/value", mean.value),
-                ("loss/value_accuracy", mean.value_accuracy),
-            ]);
-        }
-        values.extend([
-            ("selfplay/side0_win_rate", stats.wins[0]),
-            ("selfplay/side1_win_rate", stats.wins[1]),
-            ("selfplay/draw_rate", stats.draws),
-            ("selfplay/game_length", stats.mean_plies),
-            ("selfplay/teacher", if teacher.is_some() { 1.0 } else { 0.0 }),
-            ("speed/games_per_second", played_games as f64 / selfplay_seconds),
-            ("speed/positions_per_second", new_positions as f64 / selfplay_seconds),
-            (
-                "speed/samples_per_second",
-                (steps as f64 * config.optimizer.batch_size as f64) / train_seconds.max(1e-9),
-            ),
-            ("speed/cpu_share", cpu_share),
-            ("progress/games", counters.games as f64),
-            ("progress/replay_positions", replay.positions() as f64),
-        ]);
-        // Recorded before the evaluation, whose games take a while: a run stopped during them keeps
-        // this generation's curves along with its checkpoint.
-        metrics.record(generation, &values);
-        let mut scores = Vec::new();
-        if config.evaluation.every > 0 && generation % config.evaluation.every == 0 {
-            scores = evaluate(config, &games[0], &saved, &run_dir, generation, show_progress)?;
-            let score_tags: Vec<(String, f64)> =
-                scores.iter().map(|(name, s)| (format!("eval/{name}"), *s)).collect();
-            let score_values: Vec<(&str, f64)> = score_tags.iter().map(|(t, s)| (t.as_str(), *s)).collect();
-            metrics.record(generation, &score_values);
-        }
-        let scores_text: String =
-            scores.iter().map(|(name, s)| format!(", {name} {:.0}%", s * 100.0)).collect();
-        let by = if teacher.is_some() { " teacher" } else { "" };
-        eprintln!(
-            "generation {generation}: {played_games}{by} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%), \
-             {steps} steps{}, {wall:.0} s, CPU {:.0}%{scores_text}",
-            stats.mean_plies,
-            games[0].side_names()[0],
-            stats.wins[0] * 100.0,
-            games[0].side_names()[1],
-            stats.wins[1] * 100.0,
-            stats.draws * 100.0,
-            match &mean {
-                Some(mean) => format!(", policy loss {:.3}, value loss {:.3}", mean.policy, mean.value),
-                None => " (the replay window was empty)".to_string(),
-            },
-            cpu_share * 100.0,
-        );
+    let mut run = Run::open(config, games, start)?;
+    while !run.is_finished() {
+        let report = run.generation(show_progress)?;
+        eprintln!("{}", run.log_line(&report));
     }
     let cpu_share = match (cpu_started, process_cpu_seconds()) {
-        (Some(a), Some(b)) => Some((b - a) / run_started.elapsed().as_secs_f64()),
+        (Some(a), Some(b)) => Some((b - a) / started.elapsed().as_secs_f64()),
         _ => None,
     };
-    Ok(TrainSummary { run_dir, counters, cpu_share })
+    Ok(TrainSummary { run_dir: run.dir, counters: run.counters, cpu_share })
 }
 
 const CONFIG_FILE: &str = "config.toml";
@@ -302,11 +105,6 @@ const PREVIOUS_MATCH_OPENING: u32 = 4;
 const REPLAY_FILE: &str = "replay.jsonl.gz";
 /// The replay window as checkpoints before the seventh session saved it, uncompressed.
 const LEGACY_REPLAY_FILE: &str = "replay.jsonl";
-
-fn finished(config: &TrainConfig, counters: &Counters) -> bool {
-    (config.run.generations > 0 && counters.generation >= config.run.generations)
-        || (config.run.minutes > 0.0 && counters.seconds >= config.run.minutes * 60.0)
-}
 
 /// A progress bar drawn below the others that are live (self-play and training run at once).
 fn progress(show: bool, length: u64, what: &'static str) -> ProgressBar {
@@ -394,39 +192,6 @@ fn self_play<G: NetGame>(
     finished
 }
 
-/// Win and draw rates and length of a generation's games.
-struct SelfPlayStats {
-    wins: [f64; 2],
-    draws: f64,
-    mean_plies: f64,
-}
-
-impl SelfPlayStats {
-    fn of(played: &[FinishedGame]) -> SelfPlayStats {
-        let n = played.len().max(1) as f64;
-        let wins = Side::BOTH
-            .map(|s| played.iter().filter(|g| g.saved.winner == Some(s.index() as u8)).count() as f64 / n);
-        SelfPlayStats {
-            wins,
-            draws: played.iter().filter(|g| g.saved.winner.is_none()).count() as f64 / n,
-            mean_plies: played.iter().map(|g| g.plies as f64).sum::<f64>() / n,
-        }
-    }
-}
-
-/// The mean of a generation's step losses; `None` when it took no steps.
-fn mean_losses(losses: &[StepLosses]) -> Option<StepLosses> {
-    if losses.is_empty() {
-        return None;
-    }
-    let n = losses.len() as f64;
-    Some(StepLosses {
-        policy: losses.iter().map(|l| l.policy).sum::<f64>() / n,
-        value: losses.iter().map(|l| l.value).sum::<f64>() / n,
-        value_accuracy: losses.iter().map(|l| l.value_accuracy).sum::<f64>() / n,
-    })
-}
-
 /// Plays the saved network against each baseline and (when configured) its predecessor; returns each
 /// opponent's name with the network's score against it.
 fn evaluate<G: NetGame>(
@@ -437,15 +202,12 @@ fn evaluate<G: NetGame>(
     generation: u64,
     show_progress: bool,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    let net_agent = |path: &Path, opening: u32| {
-        let sims = config.evaluation.simulations;
-        AgentSpec::parse(&format!("net:path={},sims={sims},open={opening}", path.display()))
-    };
+    let net_agent = |path: &Path, opening: u32| AgentSpec::net(path, config.evaluation.simulations, opening);
     // Each match: a name, the network's agent and its opponent's.
     let mut matches: Vec<(String, AgentSpec, AgentSpec)> = Vec::new();
     for baseline in &config.evaluation.baselines {
         let name = baseline.replace([':', '=', ','], "_");
-        matches.push((name, net_agent(saved, 0)?, AgentSpec::parse(baseline)?));
+        matches.push((name, net_agent(saved, 0), AgentSpec::parse(baseline)?));
     }
     if config.evaluation.previous {
         // The generation saved just before this one: always kept, since at least two are.
@@ -454,11 +216,7 @@ fn evaluate<G: NetGame>(
             // Two networks at temperature 0 play the same two games over and over (seats alternating);
             // drawn openings make the match a sample of games.
             let opening = PREVIOUS_MATCH_OPENING;
-            matches.push((
-                "previous".to_string(),
-                net_agent(saved, opening)?,
-                net_agent(&previous, opening)?,
-            ));
+            matches.push(("previous".to_string(), net_agent(saved, opening), net_agent(&previous, opening)));
         }
     }
     let mut scores = Vec::new();
@@ -472,20 +230,8 @@ fn evaluate<G: NetGame>(
         let bar = progress(show_progress, settings.games as u64, "evaluate");
         let records = run_match(game, [&net, &opponent], settings, &|_| bar.inc(1))?;
         bar.finish_and_clear();
-        let names = game.side_names();
-        let points: f64 = records
-            .iter()
-            .map(|r| {
-                // Game i seats the network on side i % 2.
-                let net_side = names[r.game % 2];
-                match &r.winner {
-                    Some(w) if w == net_side => 1.0,
-                    Some(_) => 0.0,
-                    None => 0.5,
-                }
-            })
-            .sum();
-        scores.push((name, points / records.len().max(1) as f64));
+        let summary = MatchSummary::new(game, [&net, &opponent], settings.seed, &records);
+        scores.push((name, summary.agents[0].score));
     }
     Ok(scores)
 }

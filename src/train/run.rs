@@ -1,0 +1,348 @@
+//! One training run of one board's network: opened fresh or from its last checkpoint, then advanced a
+//! generation at a time (self-play beside the learner, checkpoint, metrics, evaluation, a log line).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+use super::learner::{Learner, StepLosses};
+use super::metrics::{Metrics, process_cpu_seconds};
+use super::replay::{Batch, MirrorMap, ReplayBuffer};
+use super::selfplay::FinishedGame;
+use super::{
+    CONFIG_FILE, LEGACY_REPLAY_FILE, REPLAY_FILE, Start, TrainConfig, evaluate, progress, self_play,
+};
+use crate::agents::{MctsSettings, derive_seed};
+use crate::game::Side;
+use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
+use crate::nn::{InferenceNet, NetGame, NetShape};
+
+/// A run in progress: its network and optimizer, replay window, counters and metrics.
+pub(super) struct Run<'a, G: NetGame> {
+    config: &'a TrainConfig,
+    games: Vec<G>,
+    shape: NetShape,
+    pub(super) dir: PathBuf,
+    learner: Learner,
+    pub(super) counters: Counters,
+    replay: ReplayBuffer,
+    metrics: Metrics,
+    mirror: Option<MirrorMap>,
+    rng: Pcg64Mcg,
+    batch: Batch,
+    config_text: String,
+    started: Instant,
+    seconds_before: f64,
+}
+
+/// What one generation did, for its metrics and log line.
+pub(super) struct GenerationReport {
+    generation: u64,
+    games: u64,
+    new_positions: usize,
+    steps: u64,
+    losses: Option<StepLosses>,
+    stats: SelfPlayStats,
+    teacher: bool,
+    selfplay_seconds: f64,
+    train_seconds: f64,
+    wall_seconds: f64,
+    cpu_share: f64,
+    /// Each evaluation opponent's name and the network's score against it.
+    scores: Vec<(String, f64)>,
+}
+
+impl<'a, G: NetGame> Run<'a, G> {
+    /// A new run (its folder must not hold one yet) or the last checkpoint of the run's folder.
+    pub(super) fn open(config: &'a TrainConfig, games: Vec<G>, start: Start) -> anyhow::Result<Run<'a, G>> {
+        let encoder = checkpoint::encoder_name(&games[0]);
+        if let Some(other) = games.iter().find(|g| checkpoint::encoder_name(*g) != encoder) {
+            bail!(
+                "run.specs: `{}` and `{}` are on different boards and cannot share a network",
+                games[0].spec(),
+                other.spec()
+            );
+        }
+        let shape = games[0].net_shape(config.network.size);
+        let dir = config.run_dir();
+        let mut replay = ReplayBuffer::new(config.replay.window_games);
+        let (learner, counters) = match start {
+            Start::Fresh => {
+                if dir.join("latest").exists() {
+                    bail!(
+                        "{} already holds a training run; continue it with --resume, or choose another run.name",
+                        dir.display()
+                    );
+                }
+                (Learner::new(shape, &config.optimizer, config.run.seed), Counters::default())
+            }
+            Start::Resume => resume(config, &games, shape, &dir, &mut replay)?,
+        };
+        std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        Ok(Run {
+            config,
+            shape,
+            metrics: Metrics::open(&dir.join("logs"))?,
+            mirror: if config.replay.mirror { MirrorMap::for_game(&games[0]) } else { None },
+            rng: Pcg64Mcg::seed_from_u64(derive_seed(config.run.seed, 0x7261_6e64 ^ counters.generation)),
+            batch: Batch::default(),
+            config_text: toml::to_string_pretty(config).expect("the config serialises"),
+            started: Instant::now(),
+            seconds_before: counters.seconds,
+            games,
+            dir,
+            learner,
+            counters,
+            replay,
+        })
+    }
+
+    /// Whether the run has reached its generations or minutes.
+    pub(super) fn is_finished(&self) -> bool {
+        let run = &self.config.run;
+        (run.generations > 0 && self.counters.generation >= run.generations)
+            || (run.minutes > 0.0 && self.counters.seconds >= run.minutes * 60.0)
+    }
+
+    /// Plays and learns one generation, saves it, records its metrics and evaluates it.
+    pub(super) fn generation(&mut self, show_progress: bool) -> anyhow::Result<GenerationReport> {
+        let started = Instant::now();
+        let cpu_before = process_cpu_seconds();
+        let mut report = self.play_and_learn(show_progress);
+        let saved = self.save()?;
+        report.wall_seconds = started.elapsed().as_secs_f64();
+        report.cpu_share = match (cpu_before, process_cpu_seconds()) {
+            (Some(a), Some(b)) => (b - a) / report.wall_seconds,
+            _ => f64::NAN,
+        };
+        // Recorded before the evaluation, whose games take a while: a run stopped during them keeps
+        // this generation's curves along with its checkpoint.
+        self.record_metrics(&report);
+        let every = self.config.evaluation.every;
+        if every > 0 && report.generation.is_multiple_of(every) {
+            report.scores =
+                evaluate(self.config, &self.games[0], &saved, &self.dir, report.generation, show_progress)?;
+            let tags: Vec<(String, f64)> =
+                report.scores.iter().map(|(n, s)| (format!("eval/{n}"), *s)).collect();
+            let values: Vec<(&str, f64)> = tags.iter().map(|(t, s)| (t.as_str(), *s)).collect();
+            self.metrics.record(report.generation, &values);
+        }
+        Ok(report)
+    }
+
+    /// Self-play on the worker threads while the learner trains on the main thread, on the games
+    /// already in the window: this generation's games train the next one (one generation of delay, as
+    /// in KataGo's asynchronous loop), so neither phase leaves a core idle while the other runs.
+    fn play_and_learn(&mut self, show_progress: bool) -> GenerationReport {
+        let config = self.config;
+        let generation = self.counters.generation + 1;
+        let net = InferenceNet::new(&self.learner.inference_net());
+        // Teacher games for the run's first generations (the config check parsed the teacher).
+        let teacher: Option<MctsSettings> = (generation <= config.bootstrap.generations)
+            .then(|| config.bootstrap.teacher_settings().expect("a checked config"));
+        let recent = self.replay.recent_positions(config.selfplay.games_per_generation) as f64;
+        let steps = (recent * config.optimizer.reuse / config.optimizer.batch_size as f64).ceil() as u64;
+        let actions = self.games[0].facts().action_count;
+        let mut losses = Vec::with_capacity(steps as usize);
+        let (games, games_before) = (&self.games, self.counters.games);
+        let mut train_seconds = 0.0;
+        let (played, selfplay_seconds) = std::thread::scope(|scope| {
+            let selfplay = scope.spawn(|| {
+                let started = Instant::now();
+                let played = self_play(config, games, &net, teacher.as_ref(), games_before, show_progress);
+                (played, started.elapsed().as_secs_f64())
+            });
+            let train_started = Instant::now();
+            let bar = progress(show_progress, steps, "training");
+            for _ in 0..steps {
+                let batch_size = config.optimizer.batch_size;
+                self.replay.sample(batch_size, actions, self.mirror.as_ref(), &mut self.rng, &mut self.batch);
+                losses.push(self.learner.step(&self.batch));
+                bar.inc(1);
+            }
+            bar.finish_and_clear();
+            train_seconds = train_started.elapsed().as_secs_f64();
+            selfplay.join().expect("self-play does not panic")
+        });
+        let stats = SelfPlayStats::of(&played);
+        let (played_games, new_positions) =
+            (played.len() as u64, played.iter().map(|g| g.positions.len()).sum());
+        for game in played {
+            self.replay.push(game.saved, game.positions);
+        }
+        let counters = &mut self.counters;
+        counters.generation = generation;
+        counters.games += played_games;
+        counters.positions += new_positions as u64;
+        counters.steps += steps;
+        counters.seconds = self.seconds_before + self.started.elapsed().as_secs_f64();
+        GenerationReport {
+            generation,
+            games: played_games,
+            new_positions,
+            steps,
+            losses: mean_losses(&losses),
+            stats,
+            teacher: teacher.is_some(),
+            selfplay_seconds,
+            train_seconds,
+            wall_seconds: 0.0,
+            cpu_share: f64::NAN,
+            scores: Vec::new(),
+        }
+    }
+
+    /// Saves the current generation; returns its folder.
+    fn save(&self) -> anyhow::Result<PathBuf> {
+        let net = self.learner.inference_net();
+        let meta =
+            CheckpointMeta::new(&self.games[0], self.config.run.specs.clone(), self.shape, self.counters);
+        let files = vec![
+            (CONFIG_FILE, self.config_text.clone().into_bytes()),
+            (REPLAY_FILE, self.replay.to_jsonl_gz()),
+        ];
+        let optimizer = Some(self.learner.optimizer_bytes());
+        let generation = Generation { meta: &meta, net: &net, optimizer, files };
+        Ok(checkpoint::save_generation(&self.dir, generation, self.config.run.keep.max(2))?)
+    }
+
+    fn record_metrics(&mut self, r: &GenerationReport) {
+        // A generation that took no steps (the first of a run, or of a resume whose checkpoint kept no
+        // replay window) has no losses: recording zeros would draw a false dip in the curves.
+        let mut values = Vec::with_capacity(16);
+        if let Some(mean) = &r.losses {
+            values.extend([
+                ("loss/policy", mean.policy),
+                ("loss/value", mean.value),
+                ("loss/value_accuracy", mean.value_accuracy),
+            ]);
+        }
+        let samples = r.steps as f64 * self.config.optimizer.batch_size as f64;
+        values.extend([
+            ("selfplay/side0_win_rate", r.stats.wins[0]),
+            ("selfplay/side1_win_rate", r.stats.wins[1]),
+            ("selfplay/draw_rate", r.stats.draws),
+            ("selfplay/game_length", r.stats.mean_plies),
+            ("selfplay/teacher", if r.teacher { 1.0 } else { 0.0 }),
+            ("speed/games_per_second", r.games as f64 / r.selfplay_seconds),
+            ("speed/positions_per_second", r.new_positions as f64 / r.selfplay_seconds),
+            ("speed/samples_per_second", samples / r.train_seconds.max(1e-9)),
+            ("speed/cpu_share", r.cpu_share),
+            ("progress/games", self.counters.games as f64),
+            ("progress/replay_positions", self.replay.positions() as f64),
+        ]);
+        self.metrics.record(r.generation, &values);
+    }
+
+    /// The generation's line on stderr.
+    pub(super) fn log_line(&self, r: &GenerationReport) -> String {
+        let names = self.games[0].side_names();
+        let scores: String = r.scores.iter().map(|(name, s)| format!(", {name} {:.0}%", s * 100.0)).collect();
+        let by = if r.teacher { " teacher" } else { "" };
+        let losses = match &r.losses {
+            Some(mean) => format!(", policy loss {:.3}, value loss {:.3}", mean.policy, mean.value),
+            None => " (the replay window was empty)".to_string(),
+        };
+        let s = &r.stats;
+        format!(
+            "generation {}: {}{by} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%), {} steps{losses}, \
+             {:.0} s, CPU {:.0}%{scores}",
+            r.generation,
+            r.games,
+            s.mean_plies,
+            names[0],
+            s.wins[0] * 100.0,
+            names[1],
+            s.wins[1] * 100.0,
+            s.draws * 100.0,
+            r.steps,
+            r.wall_seconds,
+            r.cpu_share * 100.0,
+        )
+    }
+}
+
+/// The learner, counters and replay window of the run's last checkpoint, checked against the config.
+fn resume<G: NetGame>(
+    config: &TrainConfig,
+    games: &[G],
+    shape: NetShape,
+    dir: &Path,
+    replay: &mut ReplayBuffer,
+) -> anyhow::Result<(Learner, Counters)> {
+    let encoder = checkpoint::encoder_name(&games[0]);
+    let saved = Checkpoint::open(dir).with_context(|| "nothing to resume")?;
+    if saved.meta.shape != shape || saved.meta.encoder != encoder {
+        bail!(
+            "the checkpoint in {} is a {} network for {}; the config asks for {} on {}",
+            saved.dir.display(),
+            saved.meta.shape.tower,
+            saved.meta.specs.join(", "),
+            shape.tower,
+            config.run.specs.join(", ")
+        );
+    }
+    if saved.meta.specs != config.run.specs {
+        bail!(
+            "the checkpoint was trained on specs [{}]; the config names [{}]",
+            saved.meta.specs.join(", "),
+            config.run.specs.join(", ")
+        );
+    }
+    let net = saved.load_net(&burn::prelude::Device::flex())?;
+    let optimizer = match saved.file(checkpoint::OPTIMIZER_FILE).exists() {
+        true => Some(saved.read_verified(checkpoint::OPTIMIZER_FILE)?),
+        false => None,
+    };
+    let learner = Learner::resume(net, optimizer.as_deref(), shape, &config.optimizer)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", saved.dir.display()))?;
+    let replay_file =
+        [REPLAY_FILE, LEGACY_REPLAY_FILE].map(|f| saved.file(f)).into_iter().find(|f| f.exists());
+    if let Some(replay_file) = replay_file {
+        replay.load_jsonl(&replay_file, games).map_err(anyhow::Error::msg)?;
+    }
+    eprintln!(
+        "resuming {} at generation {} ({} games played, {} in the replay window)",
+        dir.display(),
+        saved.meta.counters.generation,
+        saved.meta.counters.games,
+        replay.games()
+    );
+    Ok((learner, saved.meta.counters))
+}
+
+/// Win and draw rates and length of a generation's games.
+struct SelfPlayStats {
+    wins: [f64; 2],
+    draws: f64,
+    mean_plies: f64,
+}
+
+impl SelfPlayStats {
+    fn of(played: &[FinishedGame]) -> SelfPlayStats {
+        let n = played.len().max(1) as f64;
+        let wins = Side::BOTH
+            .map(|s| played.iter().filter(|g| g.saved.winner == Some(s.index() as u8)).count() as f64 / n);
+        SelfPlayStats {
+            wins,
+            draws: played.iter().filter(|g| g.saved.winner.is_none()).count() as f64 / n,
+            mean_plies: played.iter().map(|g| g.plies as f64).sum::<f64>() / n,
+        }
+    }
+}
+
+/// The mean of a generation's step losses; `None` when it took no steps.
+fn mean_losses(losses: &[StepLosses]) -> Option<StepLosses> {
+    if losses.is_empty() {
+        return None;
+    }
+    let n = losses.len() as f64;
+    Some(StepLosses {
+        policy: losses.iter().map(|l| l.policy).sum::<f64>() / n,
+        value: losses.iter().map(|l| l.value).sum::<f64>() / n,
+        value_accuracy: losses.iter().map(|l| l.value_accuracy).sum::<f64>() / n,
+    })
+}
