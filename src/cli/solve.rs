@@ -13,7 +13,8 @@ use crate::game::hunt::HuntGame;
 use crate::game::record::NumberedRecord;
 use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side, read_records};
 use crate::tablebase::{
-    Prospect, TableFileError, Tablebase, Verdict, check_writable, default_table_path, rules_key, shares_table,
+    GroupTally, Prospect, TableFileError, Tablebase, Verdict, check_writable, default_table_path, rules_key,
+    shares_table,
 };
 
 #[derive(Args, Debug)]
@@ -210,17 +211,6 @@ fn describe(v: Verdict, side: &str, plies_left: u32) -> String {
     }
 }
 
-/// What the judge counts for one group of games, per side.
-#[derive(Default)]
-struct SideTally {
-    /// Moves made with a forced win in hand.
-    winning_moves: u32,
-    wins_let_go: u32,
-    draws_lost: u32,
-    games_with_a_win: u32,
-    won_of_those: u32,
-}
-
 /// A recorded game of the table's rules, replayed, with the group it is counted in.
 struct RecordedGame {
     group: String,
@@ -254,50 +244,28 @@ fn read_games(game: &HuntGame, file: &Path) -> anyhow::Result<(Vec<RecordedGame>
 /// side had a forced win, how often it won those games, and its mistakes against best play.
 fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: bool) {
     let names = tb.game().side_names();
-    let mut groups: Vec<(String, u32, [SideTally; 2])> = Vec::new();
-    for RecordedGame { group: key, record, line } in recorded {
-        let index = match groups.iter().position(|(k, _, _)| k == key) {
-            Some(i) => i,
-            None => {
-                groups.push((key.clone(), 0, Default::default()));
-                groups.len() - 1
-            }
-        };
-        let (_, games, tallies) = &mut groups[index];
-        *games += 1;
-        let mut had_win = [false; 2];
-        let mut notes = Vec::new();
-        for j in tb.judge_game(line) {
-            let t = &mut tallies[j.mover.index()];
-            t.winning_moves += u32::from(j.before == Prospect::Win);
-            had_win[j.mover.index()] |= j.before == Prospect::Win;
-            if j.is_mistake() {
-                *(if j.before == Prospect::Win { &mut t.wins_let_go } else { &mut t.draws_lost }) += 1;
+    let mut games = recorded.iter();
+    let groups = tb.tally_games(recorded.iter().map(|g| (g.group.as_str(), &g.line)), |judged| {
+        let RecordedGame { record, .. } = games.next().expect("one call per game");
+        if !each {
+            return;
+        }
+        let notes: Vec<String> = judged
+            .iter()
+            .filter(|j| j.is_mistake())
+            .map(|j| {
                 let text = &record.moves[j.ply as usize - 1];
-                notes.push(format!(
-                    "{}. {} {text}: {:?} → {:?}",
-                    j.ply,
-                    names[j.mover.index()],
-                    j.before,
-                    j.after
-                ));
-            }
-        }
-        for side in Side::BOTH {
-            let won = line.outcome().and_then(|o| o.winner) == Some(side);
-            let t = &mut tallies[side.index()];
-            t.games_with_a_win += u32::from(had_win[side.index()]);
-            t.won_of_those += u32::from(had_win[side.index()] && won);
-        }
-        if each {
-            let result = record
-                .winner
-                .as_deref()
-                .map_or(format!("draw by {}", record.reason), |w| format!("{w} win by {}", record.reason));
-            let notes = if notes.is_empty() { "no mistakes".to_string() } else { notes.join("; ") };
-            println!("game {:3} ({} plies, {result}): {notes}", record.game, record.plies);
-        }
-    }
+                let (before, after) = (prospect(j.before), prospect(j.after));
+                format!("{}. {} {text}: {before} → {after}", j.ply, names[j.mover.index()])
+            })
+            .collect();
+        let result = record
+            .winner
+            .as_deref()
+            .map_or(format!("draw by {}", record.reason), |w| format!("{w} win by {}", record.reason));
+        let notes = if notes.is_empty() { "no mistakes".to_string() } else { notes.join("; ") };
+        println!("game {:3} ({} plies, {result}): {notes}", record.game, record.plies);
+    });
     println!(
         "\nGames judged against best play ({skipped} records of other rules skipped). For each side: the games in"
     );
@@ -309,9 +277,9 @@ fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: 
         "| games | of | General had a win | won | wins let go / moves | draws lost | Rebels had a win | won | wins let go / moves | draws lost |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for (key, games, [g, r]) in &groups {
+    for GroupTally { group, games, sides: [g, r] } in &groups {
         println!(
-            "| {key} | {games} | {} | {} | {} / {} | {} | {} | {} | {} / {} | {} |",
+            "| {group} | {games} | {} | {} | {} / {} | {} | {} | {} | {} / {} | {} |",
             g.games_with_a_win,
             g.won_of_those,
             g.wins_let_go,
@@ -323,6 +291,14 @@ fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: 
             r.winning_moves,
             r.draws_lost
         );
+    }
+}
+
+fn prospect(p: Prospect) -> &'static str {
+    match p {
+        Prospect::Win => "win",
+        Prospect::Draw => "draw",
+        Prospect::Loss => "loss",
     }
 }
 

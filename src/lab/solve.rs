@@ -12,7 +12,6 @@ use super::store::{CellResult, SolverResult};
 use super::study::LoadedStudy;
 use crate::agents::derive_seed;
 use crate::agents::perfect::shared_table;
-use crate::game::Playthrough;
 use crate::game::hunt::HuntGame;
 use crate::game::playout::RolloutPolicy;
 use crate::game::{AnyGame, Game};
@@ -96,10 +95,7 @@ pub fn judge_rungs(study: &LoadedStudy, cells: &[CellResult]) -> Vec<(u32, u32)>
         let Some((hunt, path)) = table_of(&study.games[cell.cell.variant]) else { continue };
         let Ok(table) = shared_table(hunt, &path) else { continue };
         for record in &cell.records {
-            let mut line = Playthrough::new(hunt.clone());
-            if record.moves.iter().any(|m| line.play_text(m).is_err()) {
-                continue;
-            }
+            let Ok(line) = record.replay(hunt) else { continue };
             let mistake = table.judge_game(&line).iter().any(|m| m.ply > record.opening && m.is_mistake());
             let tally = &mut judged[cell.cell.skill];
             tally.0 += 1;

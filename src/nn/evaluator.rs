@@ -30,14 +30,25 @@ impl<G: NetGame> NetEvaluator<G> {
 
 impl<G: NetGame> Evaluator<G> for NetEvaluator<G> {
     fn evaluate(&mut self, game: &G, leaves: &LeafBatch<G>, out: &mut Evaluations) {
-        let positions = leaves.len();
-        let len = self.encoder.input_len();
-        self.input.resize(positions * len, 0.0);
-        for (leaf, slot) in self.input.chunks_exact_mut(len).enumerate() {
-            self.encoder.encode(game, leaves.state(leaf), leaves.plies(leaf), slot);
-        }
-        self.net.infer(&self.input, positions, &mut self.output);
+        self.input.clear();
+        encode_leaves(&self.encoder, game, leaves, &mut self.input);
+        self.net.infer(&self.input, leaves.len(), &mut self.output);
         write_evaluations(game, leaves, &self.output.policy, &self.output.wdl, self.actions, out);
+    }
+}
+
+/// Appends the input planes of every leaf of `leaves` to `input` (one row per leaf, in order).
+pub fn encode_leaves<G: NetGame>(
+    encoder: &G::Encoder,
+    game: &G,
+    leaves: &LeafBatch<G>,
+    input: &mut Vec<f32>,
+) {
+    let len = encoder.input_len();
+    for leaf in 0..leaves.len() {
+        let start = input.len();
+        input.resize(start + len, 0.0);
+        encoder.encode(game, leaves.state(leaf), leaves.plies(leaf), &mut input[start..]);
     }
 }
 

@@ -80,3 +80,65 @@ impl Tablebase {
         judged
     }
 }
+
+/// What judging counts for one side over a group of games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideTally {
+    /// Moves made with a forced win in hand.
+    pub winning_moves: u32,
+    pub wins_let_go: u32,
+    pub draws_lost: u32,
+    /// Games in which the side had a forced win at some point, and how many of those it won.
+    pub games_with_a_win: u32,
+    pub won_of_those: u32,
+}
+
+/// A group of games (a study cell, or a pairing of agents) judged together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroupTally {
+    pub group: String,
+    pub games: u32,
+    /// Per side, by index.
+    pub sides: [SideTally; 2],
+}
+
+impl Tablebase {
+    /// Judges games group by group (groups in order of first appearance); `each` sees every game's
+    /// judged moves as it goes.
+    pub fn tally_games<'a>(
+        &self,
+        games: impl IntoIterator<Item = (&'a str, &'a Playthrough<HuntGame>)>,
+        mut each: impl FnMut(&[JudgedMove]),
+    ) -> Vec<GroupTally> {
+        let mut groups: Vec<GroupTally> = Vec::new();
+        for (group, line) in games {
+            let index = match groups.iter().position(|g| g.group == group) {
+                Some(i) => i,
+                None => {
+                    groups.push(GroupTally { group: group.to_string(), games: 0, sides: Default::default() });
+                    groups.len() - 1
+                }
+            };
+            let tally = &mut groups[index];
+            tally.games += 1;
+            let judged = self.judge_game(line);
+            let mut had_win = [false; 2];
+            for j in &judged {
+                let t = &mut tally.sides[j.mover.index()];
+                t.winning_moves += u32::from(j.before == Prospect::Win);
+                had_win[j.mover.index()] |= j.before == Prospect::Win;
+                if j.is_mistake() {
+                    *(if j.before == Prospect::Win { &mut t.wins_let_go } else { &mut t.draws_lost }) += 1;
+                }
+            }
+            for side in Side::BOTH {
+                let won = line.outcome().and_then(|o| o.winner) == Some(side);
+                let t = &mut tally.sides[side.index()];
+                t.games_with_a_win += u32::from(had_win[side.index()]);
+                t.won_of_those += u32::from(had_win[side.index()] && won);
+            }
+            each(&judged);
+        }
+        groups
+    }
+}

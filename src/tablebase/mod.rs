@@ -17,7 +17,7 @@ mod judge;
 mod store;
 mod verify;
 
-pub use judge::{JudgedMove, Prospect};
+pub use judge::{GroupTally, JudgedMove, Prospect, SideTally};
 pub use store::{TableFileError, check_writable, default_table_path, rules_key, shares_table};
 pub use verify::Inconsistency;
 

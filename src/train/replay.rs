@@ -28,6 +28,21 @@ pub struct Position {
     pub wdl: [f32; 3],
 }
 
+impl Position {
+    /// The training sample of `line`'s current position: its planes and the two targets.
+    pub fn encode<G: NetGame>(
+        encoder: &G::Encoder,
+        game: &G,
+        line: &Playthrough<G>,
+        policy: Vec<(u32, f32)>,
+        wdl: [f32; 3],
+    ) -> Position {
+        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
+        encoder.encode(game, line.state(), line.plies(), &mut planes);
+        Position { planes, policy, wdl }
+    }
+}
+
 /// The policy target of one recorded ply.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Target {
@@ -72,10 +87,8 @@ pub fn encode_saved<G: NetGame>(game: &G, saved: &SavedGame) -> Result<Vec<Posit
         return Err("a policy target lies outside the action space or 0..=1".to_string());
     }
     let mut record = |line: &Playthrough<G>, target: &Target| {
-        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
-        encoder.encode(game, line.state(), line.plies(), &mut planes);
         let wdl = wdl_target(winner, game.to_move(line.state()));
-        positions.push(Position { planes, policy: target.policy.clone(), wdl });
+        positions.push(Position::encode(&encoder, game, line, target.policy.clone(), wdl));
     };
     for (ply, text) in saved.moves.iter().enumerate() {
         while let Some(target) = targets.next_if(|t| t.ply as usize == ply) {

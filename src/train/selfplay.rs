@@ -12,7 +12,7 @@ use super::config::SelfPlayConfig;
 use super::replay::{Position, SavedGame, Target, wdl_target};
 use crate::agents::derive_seed;
 use crate::game::{Playthrough, Side};
-use crate::nn::evaluator::write_evaluations;
+use crate::nn::evaluator::{encode_leaves, write_evaluations};
 use crate::nn::{Encoder, Inference, InferenceNet, NetGame};
 use crate::search::{DirichletNoise, Evaluations, Mcts, RootPolicy, SearchConfig, move_temperature};
 
@@ -66,10 +66,9 @@ impl GameSamples {
         line: &Playthrough<G>,
         policy: Vec<(u32, f32)>,
     ) {
-        let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
-        encoder.encode(game, line.state(), line.plies(), &mut planes);
         self.targets.push(Target { ply: line.plies(), policy: policy.clone() });
-        self.positions.push(Position { planes, policy, wdl: [0.0; 3] });
+        // The value target waits for the result (`finish`).
+        self.positions.push(Position::encode(encoder, game, line, policy, [0.0; 3]));
         self.movers.push(game.to_move(line.state()));
     }
 
@@ -102,7 +101,6 @@ pub fn play_games<G: NetGame>(
     on_finished: &mut dyn FnMut(FinishedGame),
 ) {
     let encoder = G::Encoder::for_game(&games[0]);
-    let input_len = encoder.input_len();
     let actions = games[0].facts().action_count;
     let mut queue = std::iter::from_fn(|| jobs.get(next.fetch_add(1, Ordering::Relaxed)).copied());
     let mut slots: Vec<Slot<G>> = Vec::with_capacity(config.concurrent_games);
@@ -126,12 +124,7 @@ pub fn play_games<G: NetGame>(
             let (finished, _) = slot.search.gather_leaves(wanted);
             slot.done += finished;
             let leaves = slot.search.leaves();
-            let game = &games[slot.job.spec];
-            for leaf in 0..leaves.len() {
-                let start = input.len();
-                input.resize(start + input_len, 0.0);
-                encoder.encode(game, leaves.state(leaf), leaves.plies(leaf), &mut input[start..]);
-            }
+            encode_leaves(&encoder, &games[slot.job.spec], leaves, &mut input);
             slot.leaves = rows..rows + leaves.len();
             rows += leaves.len();
         }
