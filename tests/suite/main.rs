@@ -10,6 +10,7 @@ mod hunt_reference;
 mod hunt_rules;
 mod imperial_rules;
 mod perft_vectors;
+mod readme;
 mod robustness;
 mod search;
 mod testkit_runs;
