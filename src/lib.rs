@@ -1,5 +1,5 @@
 //! rebel-zero: a self-play lab that measures the balance of historical hunt games and Betza's chess
-//! variants. Layers, lowest first (each uses only those before it): `files` → `game` → `tablebase` → `search` →
+//! variants. Layers, lowest first (each uses only those before it): `files`, `seed` → `game` → `tablebase` → `search` →
 //! `agents` → `nn` → `lab` → `cli`. See README.md.
 
 pub mod agents;
@@ -9,5 +9,6 @@ pub mod game;
 pub mod lab;
 pub mod nn;
 pub mod search;
+pub mod seed;
 pub mod tablebase;
 pub mod train;

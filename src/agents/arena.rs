@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
 
-use super::{Agent, AgentError, AgentSpec, derive_seed};
+use super::{Agent, AgentError, AgentSpec};
+use crate::seed::derive_seed;
 
 /// The stream of a game's seed its random opening draws from (the agents use streams 0 and 1).
 const OPENING_STREAM: u64 = 0x6f70_656e;

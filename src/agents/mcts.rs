@@ -4,10 +4,11 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use super::Agent;
 use super::spec::SearchSettings;
-use super::{Agent, derive_seed};
 use crate::game::{Game, Playthrough};
 use crate::search::{Evaluator, Mcts, Proof, SearchReport, move_temperature};
+use crate::seed::derive_seed;
 
 pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     search: Mcts<G>,

@@ -10,14 +10,15 @@ use std::path::Path;
 
 use burn::prelude::*;
 
+use super::Agent;
 use super::mcts::MctsAgent;
 use super::perfect::PerfectAgent;
 use super::random::RandomAgent;
-use super::{Agent, derive_seed};
 use crate::game::AnyGame;
 use crate::game::playout::RolloutPolicy;
 use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint};
 use crate::search::{RolloutEvaluator, SearchConfig};
+use crate::seed::derive_seed;
 use crate::tablebase::{Tablebase, default_table_path};
 use crate::with_game;
 

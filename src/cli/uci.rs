@@ -184,7 +184,7 @@ impl Engine {
         if simulations > 0 {
             agent_spec = agent_spec.with_simulations(simulations);
         }
-        let seed = crate::agents::derive_seed(self.seed, u64::from(self.line.plies()));
+        let seed = crate::seed::derive_seed(self.seed, u64::from(self.line.plies()));
         let mut agent = agent_spec.build(&game, seed)?;
         let mv = agent.choose(&self.line);
         if let Some(note) = agent.last_note() {

@@ -224,6 +224,20 @@ pub struct GameFacts {
 /// position is the separate [`Game::State`] (OpenSpiel's split of Game and State).
 ///
 /// A [`Game::Move`] is one complete turn (RULES.md 0.2), including every choice made in it.
+///
+/// ```
+/// use rebel_zero::game::{AnyGame, Game, Playthrough};
+///
+/// let AnyGame::Hunt(game) = AnyGame::from_spec("sixteen-rebels").unwrap() else { unreachable!() };
+/// let mut moves = Default::default();
+/// game.legal_moves(&game.start(), &mut moves);
+/// assert_eq!(moves.len(), 8); // perft 1 of RULES.md's vectors
+///
+/// // A game with its history (repetitions, the draw cap) plays moves given as text.
+/// let mut line = Playthrough::new(game.clone());
+/// line.play_text("c3-d4xc5xe3").unwrap();
+/// assert_eq!(game.format_position(line.state()), "G:d4;R:a1,a2,a3,a4,a5,b1,b5,c1,d1,d5,e1,e2,e4,e5;r");
+/// ```
 pub trait Game: Clone + Send + Sync + 'static {
     type State: Clone + Send + Sync + Debug + PartialEq;
     type Move: Copy + Eq + Send + Sync + Debug + 'static;

@@ -7,10 +7,11 @@
 use rand::{RngExt, SeedableRng};
 use sha2::{Digest, Sha256};
 
-use crate::agents::{AgentSpec, derive_seed};
+use crate::agents::AgentSpec;
 use crate::game::perft::perft;
 use crate::game::{AnyGame, Game, Playthrough};
 use crate::nn::NetGame;
+use crate::seed::derive_seed;
 use crate::with_game;
 
 /// Random games each ruleset fingerprint plays, and the perft depth it counts.

@@ -19,7 +19,8 @@ use super::solve::{judge_rungs, solve_start, table_value};
 use super::stats::{Z95, wilson};
 use super::store::{CellResult, SolverResult, cell_path, load, load_cell, save, solver_path};
 use super::study::{EvidenceKind, LoadedStudy};
-use crate::agents::{MatchSettings, derive_seed, run_match};
+use crate::agents::{MatchSettings, run_match};
+use crate::seed::derive_seed;
 use crate::with_game;
 
 /// A rung whose games give up a forced result this often (lower end of the 95% interval) is shown

@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 
 use super::fingerprint;
 use super::study::LoadedStudy;
-use crate::agents::derive_seed;
 use crate::game::Game;
+use crate::seed::derive_seed;
 use crate::with_game;
 
 /// One match of the study and everything that determines its games.

@@ -10,12 +10,12 @@ use rand_pcg::Pcg64Mcg;
 
 use super::store::{CellResult, SolverResult};
 use super::study::LoadedStudy;
-use crate::agents::derive_seed;
 use crate::agents::perfect::shared_table;
 use crate::game::hunt::HuntGame;
 use crate::game::playout::RolloutPolicy;
 use crate::game::{AnyGame, Game};
 use crate::search::{Mcts, RolloutEvaluator, SearchConfig};
+use crate::seed::derive_seed;
 use crate::tablebase::{Tablebase, Verdict, default_table_path};
 use crate::with_game;
 

@@ -1,6 +1,6 @@
 //! The network as the search's [`Evaluator`]: a batch of leaves is encoded into one input batch, run
 //! through the network once, and turned into priors over each leaf's legal moves (a softmax over their
-//! logits only, which masks the illegal ones) and a value `P(win) − P(loss)` for its player to move.
+//! logits only, which masks the illegal ones; the search does its normalising division) and a value `P(win) − P(loss)` for its player to move.
 
 use super::{Encoder, Inference, InferenceNet, NetGame};
 use crate::search::{Evaluations, Evaluator, LeafBatch};
@@ -52,8 +52,10 @@ pub fn encode_leaves<G: NetGame>(
     }
 }
 
-/// Turns raw outputs into priors (softmax over each leaf's legal moves) and values. `policy` and `wdl`
-/// hold the rows of `leaves`, in order, from their first row on.
+/// Turns raw outputs into prior weights and values: each legal move's weight is `exp(logit − max)`
+/// over that leaf's legal moves, left unnormalised because the search divides by their sum when it
+/// sets the priors (together the softmax over the legal moves). `policy` and `wdl` hold the rows of
+/// `leaves`, in order, from their first row on.
 pub fn write_evaluations<G: NetGame>(
     game: &G,
     leaves: &LeafBatch<G>,

@@ -117,6 +117,22 @@ enum Descent {
 }
 
 /// A reusable search over one game: the tree and every buffer a simulation needs.
+///
+/// ```
+/// use rand::SeedableRng;
+/// use rebel_zero::game::{AnyGame, Game};
+/// use rebel_zero::search::{Mcts, SearchConfig, UniformEvaluator};
+///
+/// let AnyGame::Hunt(game) = AnyGame::from_spec("neeley-rebels").unwrap() else { unreachable!() };
+/// let mut search = Mcts::new(game.clone(), SearchConfig { simulations: 200, ..SearchConfig::default() });
+/// let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(1);
+/// search.set_position(&game.start(), &[]);
+/// let report = search.run(&mut UniformEvaluator, &mut rng);
+/// assert!(report.simulations <= 200);
+/// let output = search.output(0.0, &mut rng).unwrap(); // the move and the policy target
+/// let total: f32 = output.policy.iter().map(|(_, share)| share).sum();
+/// assert!((total - 1.0).abs() < 1e-5);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Mcts<G: Game> {
     game: G,

@@ -26,10 +26,11 @@ use metrics::process_cpu_seconds;
 use run::Run;
 use selfplay::{FinishedGame, GameJob};
 
-use crate::agents::{AgentSpec, MatchSettings, MatchSummary, MctsSettings, derive_seed, run_match};
+use crate::agents::{AgentSpec, MatchSettings, MatchSummary, MctsSettings, run_match};
 use crate::game::AnyGame;
 use crate::nn::checkpoint::Counters;
 use crate::nn::{InferenceNet, NetGame};
+use crate::seed::derive_seed;
 
 /// How a training session starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,7 +104,7 @@ const CONFIG_FILE: &str = "config.toml";
 /// Plies drawn in proportion to visits at the start of each game against the previous generation.
 const PREVIOUS_MATCH_OPENING: u32 = 4;
 const REPLAY_FILE: &str = "replay.jsonl.gz";
-/// The replay window as checkpoints before the seventh session saved it, uncompressed.
+/// The replay window as older checkpoints saved it, uncompressed (still read on resume).
 const LEGACY_REPLAY_FILE: &str = "replay.jsonl";
 
 /// A progress bar drawn below the others that are live (self-play and training run at once).
@@ -138,7 +139,7 @@ fn self_play<G: NetGame>(
             let number = games_before + i as u64;
             GameJob {
                 index: i,
-                spec: number as usize % games.len(),
+                spec_index: number as usize % games.len(),
                 seed: derive_seed(config.run.seed, number),
             }
         })

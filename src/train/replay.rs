@@ -53,8 +53,9 @@ pub struct Target {
 /// A finished self-play game as saved: enough to re-encode its samples.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SavedGame {
-    /// Index into the run's specs.
-    pub spec: usize,
+    /// Index into the run's specs (saved as `spec`).
+    #[serde(rename = "spec")]
+    pub spec_index: usize,
     pub moves: Vec<String>,
     pub targets: Vec<Target>,
     /// The winning side's index; `None` for a draw.
@@ -181,7 +182,9 @@ impl ReplayBuffer {
         for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             let bad = |e: String| format!("{} line {}: {e}", path.display(), number + 1);
             let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
-            let game = games.get(saved.spec).ok_or_else(|| bad(format!("no spec number {}", saved.spec)))?;
+            let game = games
+                .get(saved.spec_index)
+                .ok_or_else(|| bad(format!("no spec number {}", saved.spec_index)))?;
             let positions = encode_saved(game, &saved).map_err(bad)?;
             self.push(saved, positions);
         }
@@ -254,7 +257,7 @@ mod tests {
     fn saved(moves: &[&str], winner: Option<u8>) -> SavedGame {
         let targets = (0..moves.len() as u32).map(|ply| Target { ply, policy: vec![(ply, 1.0)] }).collect();
         SavedGame {
-            spec: 0,
+            spec_index: 0,
             moves: moves.iter().map(|m| m.to_string()).collect(),
             targets,
             winner,

@@ -15,10 +15,11 @@ use super::selfplay::FinishedGame;
 use super::{
     CONFIG_FILE, LEGACY_REPLAY_FILE, REPLAY_FILE, Start, TrainConfig, evaluate, progress, self_play,
 };
-use crate::agents::{MctsSettings, derive_seed};
+use crate::agents::MctsSettings;
 use crate::game::Side;
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::{InferenceNet, NetGame, NetShape};
+use crate::seed::derive_seed;
 
 /// A run in progress: its network and optimizer, replay window, counters and metrics.
 pub(super) struct Run<'a, G: NetGame> {

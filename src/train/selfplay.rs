@@ -10,17 +10,17 @@ use rand_pcg::Pcg64Mcg;
 
 use super::config::SelfPlayConfig;
 use super::replay::{Position, SavedGame, Target, wdl_target};
-use crate::agents::derive_seed;
 use crate::game::{Playthrough, Side};
 use crate::nn::evaluator::{encode_leaves, write_evaluations};
 use crate::nn::{Encoder, Inference, InferenceNet, NetGame};
 use crate::search::{DirichletNoise, Evaluations, Mcts, RootPolicy, SearchConfig, move_temperature};
+use crate::seed::derive_seed;
 
-/// One game to play: its index in the generation, its spec and its seed.
+/// One game to play: its index in the generation, its spec (an index into the run's specs) and its seed.
 #[derive(Clone, Copy, Debug)]
 pub struct GameJob {
     pub index: usize,
-    pub spec: usize,
+    pub spec_index: usize,
     pub seed: u64,
 }
 
@@ -79,7 +79,7 @@ impl GameSamples {
             position.wdl = wdl_target(outcome.winner, mover);
         }
         let saved = SavedGame {
-            spec: job.spec,
+            spec_index: job.spec_index,
             moves: line.move_texts(),
             targets: self.targets,
             winner: outcome.winner.map(|s| s.index() as u8),
@@ -110,7 +110,7 @@ pub fn play_games<G: NetGame>(
     loop {
         while slots.len() < config.concurrent_games {
             let Some(job) = queue.next() else { break };
-            slots.push(new_slot(&games[job.spec], config, job));
+            slots.push(new_slot(&games[job.spec_index], config, job));
         }
         if slots.is_empty() {
             return;
@@ -124,7 +124,7 @@ pub fn play_games<G: NetGame>(
             let (finished, _) = slot.search.gather_leaves(wanted);
             slot.done += finished;
             let leaves = slot.search.leaves();
-            encode_leaves(&encoder, &games[slot.job.spec], leaves, &mut input);
+            encode_leaves(&encoder, &games[slot.job.spec_index], leaves, &mut input);
             slot.leaves = rows..rows + leaves.len();
             rows += leaves.len();
         }
@@ -133,7 +133,7 @@ pub fn play_games<G: NetGame>(
         let mut index = 0;
         while index < slots.len() {
             let slot = &mut slots[index];
-            let game = &games[slot.job.spec];
+            let game = &games[slot.job.spec_index];
             let gathered = slot.leaves.len();
             if gathered > 0 {
                 let leaves = slot.search.leaves();

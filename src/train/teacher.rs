@@ -11,10 +11,11 @@ use rand_pcg::Pcg64Mcg;
 
 use super::config::SelfPlayConfig;
 use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
-use crate::agents::{MctsSettings, derive_seed};
+use crate::agents::MctsSettings;
 use crate::game::Playthrough;
 use crate::nn::{Encoder, NetGame};
 use crate::search::{Mcts, RolloutEvaluator, move_temperature};
+use crate::seed::derive_seed;
 
 /// Plays teacher games on one thread until `jobs` runs out (workers share it through `next`). As in
 /// self-play, the first `temperature_plies` moves are drawn in proportion to visits so that the games
@@ -31,7 +32,7 @@ pub fn play_teacher_games<G: NetGame>(
 ) {
     let encoder = G::Encoder::for_game(&games[0]);
     while let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
-        let game = &games[job.spec];
+        let game = &games[job.spec_index];
         let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(job.seed, 0));
         let mut evaluator = RolloutEvaluator::new(teacher.rollout, derive_seed(job.seed, 1));
         let mut search = Mcts::new(game.clone(), teacher.search.config());

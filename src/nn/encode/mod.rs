@@ -22,6 +22,19 @@ use crate::game::Game;
 /// [`Encoder::for_game`] gives equal encoders, which is what a checkpoint should record and check.
 /// Ruleset options that vary within the family are encoded as constant planes, so one network serves
 /// every variant (as KataGo conditions one network on the rules).
+///
+/// ```
+/// use rebel_zero::game::{AnyGame, Game};
+/// use rebel_zero::nn::{Encoder, HuntEncoder};
+///
+/// let AnyGame::Hunt(game) = AnyGame::from_spec("sixteen-rebels").unwrap() else { unreachable!() };
+/// let encoder = HuntEncoder::for_game(&game);
+/// let mut planes = vec![0.0; encoder.input_len()];
+/// encoder.encode(&game, &game.start(), 0, &mut planes);
+/// // Murray's version is on the same board: the same layout, so one network serves both.
+/// let AnyGame::Hunt(murray) = AnyGame::from_spec("murray-rebels").unwrap() else { unreachable!() };
+/// assert_eq!(HuntEncoder::for_game(&murray), encoder);
+/// ```
 pub trait Encoder: Clone + Debug + PartialEq + Send + Sync + 'static {
     type Game: Game;
 
