@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::analysis::GameStats;
 use super::stats::{Estimate, Interval, clustered, clustered_mean, mean};
-use super::study::Filter;
+use super::study::{GameFilter, Metric, Winner};
 
 /// One cell's totals, as in the report's main table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -119,65 +119,48 @@ pub fn side_score(stats: &[GameStats], side: usize) -> Estimate {
 }
 
 /// The mean of a per-game metric over the games that have it, counted by their clusters.
-pub fn metric_mean(stats: &[GameStats], name: &str, sides: [&str; 2]) -> Estimate {
+pub fn metric_mean(stats: &[GameStats], name: &Metric) -> Estimate {
     let values: Vec<(u64, f64)> =
-        stats.iter().filter_map(|s| metric(s, name, sides).map(|v| (s.cluster, v))).collect();
+        stats.iter().filter_map(|s| metric(s, name).map(|v| (s.cluster, v))).collect();
     clustered_mean(&values)
 }
 
-/// A per-game number by metric name (see `study::METRICS`); `None` when the game does not have it.
-pub fn metric(stats: &GameStats, name: &str, sides: [&str; 2]) -> Option<f64> {
-    let side = |s: &str| sides.iter().position(|n| *n == s);
-    match name.split_once(':') {
-        Some(("lost", s)) => Some(stats.lost[side(s)?] as f64),
-        Some(("left", s)) => Some(stats.left[side(s)?] as f64),
-        Some(("early_lost", s)) => Some(stats.early_lost[side(s)?] as f64),
-        Some(_) => None,
-        None => match name {
-            "plies" => Some(stats.plies as f64),
-            "decisive" => Some(if stats.winner.is_some() { 1.0 } else { 0.0 }),
-            feature => stats.features.get(feature).copied(),
-        },
+/// A per-game number; `None` when the game does not have it (a feature of another ruleset).
+pub fn metric(stats: &GameStats, metric: &Metric) -> Option<f64> {
+    match metric {
+        Metric::Lost(side) => Some(stats.lost[*side] as f64),
+        Metric::Left(side) => Some(stats.left[*side] as f64),
+        Metric::EarlyLost(side) => Some(stats.early_lost[*side] as f64),
+        Metric::Plies => Some(stats.plies as f64),
+        Metric::Decisive => Some(if stats.winner.is_some() { 1.0 } else { 0.0 }),
+        Metric::Feature(name) => stats.features.get(name).copied(),
     }
 }
 
 /// Whether a game meets every condition of `filter`.
-pub fn matches(stats: &GameStats, filter: &Filter, sides: [&str; 2]) -> bool {
-    let side = |s: &str| sides.iter().position(|n| *n == s);
-    if let Some(w) = &filter.winner {
-        let ok = if w == "draw" {
-            stats.winner.is_none()
-        } else {
-            stats.winner.is_some() && stats.winner == side(w)
-        };
-        if !ok {
-            return false;
-        }
-    }
-    if filter.reason.as_ref().is_some_and(|r| *r != stats.reason) {
-        return false;
-    }
-    if filter.plies_at_most.is_some_and(|p| stats.plies > p) {
-        return false;
-    }
-    if let Some(s) = filter.side.as_deref().and_then(side) {
-        if filter.lost_at_least.is_some_and(|n| stats.lost[s] < n) {
-            return false;
-        }
-        if filter.left_at_most.is_some_and(|n| stats.left[s] > n) {
-            return false;
-        }
-    }
-    true
+pub fn matches(stats: &GameStats, filter: &GameFilter) -> bool {
+    let winner_ok = match filter.winner {
+        None => true,
+        Some(Winner::Draw) => stats.winner.is_none(),
+        Some(Winner::Side(side)) => stats.winner == Some(side),
+    };
+    let side_ok = filter.side.is_none_or(|s| {
+        filter.lost_at_least.is_none_or(|n| stats.lost[s] >= n)
+            && filter.left_at_most.is_none_or(|n| stats.left[s] <= n)
+    });
+    winner_ok
+        && filter.reason.is_none_or(|r| r.as_str() == stats.reason)
+        && filter.plies_at_most.is_none_or(|p| stats.plies <= p)
+        && side_ok
 }
 
 /// The share of games meeting `event` among those meeting `given`, counted by clusters (its `n` is
 /// the number of games it is taken over).
-pub fn rate(stats: &[GameStats], event: &Filter, given: Option<&Filter>, sides: [&str; 2]) -> Estimate {
+pub fn rate(stats: &[GameStats], event: &GameFilter, given: Option<&GameFilter>) -> Estimate {
     let values: Vec<(u64, f64)> = stats
         .iter()
-        .filter(|s| given.is_none_or(|g| matches(s, g, sides)))
-        .map(|s| (s.cluster, if matches(s, event, sides) { 1.0 } else { 0.0 }))
+        .filter(|s| given.is_none_or(|g| matches(s, g)))
+        .map(|s| (s.cluster, if matches(s, event) { 1.0 } else { 0.0 }))
         .collect();
     clustered(&values)
 }
@@ -252,17 +235,17 @@ mod tests {
     #[test]
     fn rates_and_metrics_follow_their_filters() {
         let games = ten_games();
-        let rebel_win = Filter { winner: Some("rebels".into()), ..Filter::default() };
-        let lost_two = Filter { side: Some("rebels".into()), lost_at_least: Some(2), ..Filter::default() };
+        let rebel_win = GameFilter { winner: Some(Winner::Side(1)), ..GameFilter::default() };
+        let lost_two = GameFilter { side: Some(1), lost_at_least: Some(2), ..GameFilter::default() };
         // Among the 3 Rebel wins, all lost at least 2 Rebels.
-        let r = rate(&games, &lost_two, Some(&rebel_win), SIDES);
+        let r = rate(&games, &lost_two, Some(&rebel_win));
         assert_eq!((r.interval.estimate, r.n), (1.0, 3));
         // Over all 10 games, 8 lost at least 2.
-        assert_eq!(rate(&games, &lost_two, None, SIDES).interval.estimate, 0.8);
-        let draw = Filter { winner: Some("draw".into()), ..Filter::default() };
-        assert_eq!(rate(&games, &draw, None, SIDES).interval.estimate, 0.2);
-        assert_eq!(metric(&games[0], "lost:rebels", SIDES), Some(12.0));
-        assert_eq!(metric(&games[8], "decisive", SIDES), Some(0.0));
-        assert_eq!(metric(&games[0], "doubled_pawns", SIDES), None);
+        assert_eq!(rate(&games, &lost_two, None).interval.estimate, 0.8);
+        let draw = GameFilter { winner: Some(Winner::Draw), ..GameFilter::default() };
+        assert_eq!(rate(&games, &draw, None).interval.estimate, 0.2);
+        assert_eq!(metric(&games[0], &Metric::Lost(1)), Some(12.0));
+        assert_eq!(metric(&games[8], &Metric::Decisive), Some(0.0));
+        assert_eq!(metric(&games[0], &Metric::Feature("doubled_pawns".into())), None);
     }
 }

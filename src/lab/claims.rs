@@ -22,7 +22,8 @@ use super::stats::{
 };
 use super::store::SolverResult;
 use super::study::{
-    Claim, ClaimTest, Direction, EvidenceKind, ExactTest, Ladder, LoadedStudy, Measure, Op, TrendDirection,
+    Claim, ClaimTest, Direction, EvidenceKind, ExactTest, Ladder, LoadedStudy, Measure, Op, Quantity,
+    TrendDirection,
 };
 
 /// Qualifying games a conditional statistic needs.
@@ -172,42 +173,40 @@ struct Outcome {
 impl Evidence<'_> {
     fn measure(&self, m: &Measure, skill: usize) -> Measured {
         let study = self.study;
-        let v = study.variant_index(&m.variant).expect("checked");
-        let sides = study.side_names(v);
-        let all = self.stats[v][skill];
+        let r = m.resolved();
+        let all = self.stats[r.variant][skill];
         let games: Vec<GameStats> =
-            all.iter().filter(|g| m.given.as_ref().is_none_or(|f| matches(g, f, sides))).cloned().collect();
+            all.iter().filter(|g| r.given.as_ref().is_none_or(|f| matches(g, f))).cloned().collect();
         let at = format!("{}@{}", m.variant, study.labels[skill]);
         let given = if m.given.is_some() {
             format!(" given {}", filter_words(m.given.as_ref()))
         } else {
             String::new()
         };
-        let (estimate, proportion, text) = if let Some(side) = &m.side {
-            let e = side_score(&games, study.side_index(v, side).expect("checked"));
-            (e, true, format!("{side} score{given} {at} {} (n={}{})", show(e.interval), e.n, independent(&e)))
-        } else if let Some(name) = &m.metric {
-            let e = metric_mean(&games, name, sides);
-            (
-                e,
-                false,
-                format!("mean {name}{given} {at} {} (n={}{})", show_mean(e.interval), e.n, independent(&e)),
-            )
-        } else {
-            let event = m.event.as_ref().expect("checked: one of side, metric, event");
-            let e = rate(&games, event, None, sides);
-            let hits = games.iter().filter(|g| matches(g, event, sides)).count();
-            (
-                e,
-                true,
-                format!(
+        let words = |e: &Estimate| format!("(n={}{})", e.n, independent(e));
+        let (estimate, proportion, text) = match &r.quantity {
+            Quantity::Score(side) => {
+                let e = side_score(&games, *side);
+                let name = m.side.as_deref().unwrap_or_default();
+                (e, true, format!("{name} score{given} {at} {} {}", show(e.interval), words(&e)))
+            }
+            Quantity::Mean(metric) => {
+                let e = metric_mean(&games, metric);
+                let name = m.metric.as_deref().unwrap_or_default();
+                (e, false, format!("mean {name}{given} {at} {} {}", show_mean(e.interval), words(&e)))
+            }
+            Quantity::Rate(event) => {
+                let e = rate(&games, event, None);
+                let hits = games.iter().filter(|g| matches(g, event)).count();
+                let text = format!(
                     "rate {}{given} {at} {hits}/{} = {}{}",
-                    filter_words(Some(event)),
+                    filter_words(m.event.as_ref()),
                     e.n,
                     show(e.interval),
                     independent(&e)
-                ),
-            )
+                );
+                (e, true, text)
+            }
         };
         Measured { estimate, proportion, conditional: m.given.is_some(), text }
     }
@@ -507,12 +506,16 @@ impl Evidence<'_> {
             None => ("no exact value: the solver did not run".to_string(), Verdict::Inconclusive),
             Some(r) => {
                 let text = r.describe();
+                // A proven draw has no length limit to meet (a table's draw records none).
                 let raw = match (&r.proven, r.plies) {
-                    (Some(w), Some(p)) if *w == exact.winner && exact.max_plies.is_none_or(|m| p <= m) => {
+                    (Some(p), plies)
+                        if p.is(&exact.winner)
+                            && exact.max_plies.is_none_or(|m| plies.is_some_and(|n| n <= m)) =>
+                    {
                         Verdict::Supported
                     }
-                    (Some(_), Some(_)) => Verdict::Contradicted,
-                    _ => Verdict::Inconclusive,
+                    (Some(_), _) => Verdict::Contradicted,
+                    (None, _) => Verdict::Inconclusive,
                 };
                 (text, raw)
             }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::store::{CellResult, SolverResult};
+use super::store::{CellResult, Proven, SolverResult};
 use super::study::LoadedStudy;
 use crate::agents::perfect::shared_table;
 use crate::game::hunt::HuntGame;
@@ -70,17 +70,23 @@ pub fn table_value(variant: &str, game: &AnyGame) -> Option<anyhow::Result<Solve
         let names = hunt.side_names();
         let mover = hunt.to_move(&start);
         let (proven, plies) = match verdict.within(hunt.max_plies()) {
-            Verdict::Win { plies } => (names[mover.index()], Some(plies)),
-            Verdict::Loss { plies } => (names[mover.opponent().index()], Some(plies)),
-            Verdict::Draw => ("draw", None),
+            Verdict::Win { plies } => (Proven::Win(names[mover.index()].to_string()), Some(plies)),
+            Verdict::Loss { plies } => {
+                (Proven::Win(names[mover.opponent().index()].to_string()), Some(plies))
+            }
+            Verdict::Draw => (Proven::Draw, None),
         };
         Ok(SolverResult {
             variant: variant.to_string(),
             spec: hunt.spec().to_string(),
-            method: format!("tablebase {}", path.display()),
+            // The file's name, not its path: reports do not carry the cache folder of one machine.
+            method: format!(
+                "tablebase {}",
+                path.file_name().map_or(path.as_os_str(), |n| n).to_string_lossy()
+            ),
             budget: 0,
             simulations: 0,
-            proven: Some(proven.to_string()),
+            proven: Some(proven),
             plies,
             seconds: clock.elapsed().as_secs_f64(),
         })
@@ -116,7 +122,7 @@ mod tests {
         assert_eq!(r.budget, 2000);
         assert!(r.simulations <= 2000);
         match (&r.proven, r.plies) {
-            (Some(w), Some(p)) => assert!(w == "rebels" && p > 0, "{r:?}"),
+            (Some(w), Some(p)) => assert!(w.is("rebels") && p > 0, "{r:?}"),
             (None, None) => {}
             other => panic!("{other:?}"),
         }

@@ -34,11 +34,44 @@ pub struct SolverResult {
     /// The simulation budget, and how many the search ran before it stopped.
     pub budget: u32,
     pub simulations: u32,
-    /// The proven winner's side name, `draw`, or `None` when not proven.
-    pub proven: Option<String>,
+    /// What was proven (saved as the winner's side name or `draw`), or `None` when nothing was.
+    pub proven: Option<Proven>,
     /// The proof's bound on the game's length in plies.
     pub plies: Option<u32>,
     pub seconds: f64,
+}
+
+/// What a proof established about a start: a side's forced win (by side name), or a draw.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Proven {
+    Win(String),
+    Draw,
+}
+
+impl Proven {
+    /// Whether this is what a claim's `winner` (a side name or `draw`) says.
+    pub fn is(&self, winner: &str) -> bool {
+        match self {
+            Proven::Draw => winner == "draw",
+            Proven::Win(side) => side == winner,
+        }
+    }
+}
+
+impl Serialize for Proven {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Proven::Win(side) => serializer.serialize_str(side),
+            Proven::Draw => serializer.serialize_str("draw"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Proven {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Proven, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        Ok(if text == "draw" { Proven::Draw } else { Proven::Win(text) })
+    }
 }
 
 fn mcts_solver() -> String {
@@ -49,11 +82,11 @@ impl SolverResult {
     /// The value in words: `a forced rebels win in 40 plies (tablebase)`, or what was not proven.
     pub fn describe(&self) -> String {
         match (&self.proven, self.plies) {
-            (Some(draw), _) if draw == "draw" => format!("a draw with best play ({})", self.method),
-            (Some(w), Some(p)) if self.method.starts_with("tablebase") => {
+            (Some(Proven::Draw), _) => format!("a draw with best play ({})", self.method),
+            (Some(Proven::Win(w)), Some(p)) if self.method.starts_with("tablebase") => {
                 format!("a forced {w} win in {p} plies ({})", self.method)
             }
-            (Some(w), Some(p)) => format!(
+            (Some(Proven::Win(w)), Some(p)) => format!(
                 "proven: {w} in at most {p} plies ({}, {} simulations)",
                 self.method, self.simulations
             ),
@@ -61,12 +94,13 @@ impl SolverResult {
         }
     }
 
-    pub fn proof_text(proof: Proof, names: [&str; 2]) -> (Option<String>, Option<u32>) {
+    pub fn proof_text(proof: Proof, names: [&str; 2]) -> (Option<Proven>, Option<u32>) {
         match proof {
             Proof::Unknown => (None, None),
-            Proof::Proven { winner, plies } => {
-                (Some(winner.map_or("draw".to_string(), |s| names[s.index()].to_string())), Some(plies))
-            }
+            Proof::Proven { winner, plies } => (
+                Some(winner.map_or(Proven::Draw, |s| Proven::Win(names[s.index()].to_string()))),
+                Some(plies),
+            ),
         }
     }
 }

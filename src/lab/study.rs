@@ -257,6 +257,74 @@ pub struct Measure {
     pub event: Option<Filter>,
     #[serde(default)]
     pub given: Option<Filter>,
+    /// The measure in typed form, filled in once when the study is checked.
+    #[serde(skip)]
+    pub resolved: Option<Resolved>,
+}
+
+impl Measure {
+    /// The typed form of a measure of a checked study.
+    pub fn resolved(&self) -> &Resolved {
+        self.resolved.as_ref().expect("a checked study has resolved every measure")
+    }
+}
+
+/// A measure with names turned into indices and typed values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolved {
+    pub variant: usize,
+    pub quantity: Quantity,
+    /// Only the games meeting this filter count.
+    pub given: Option<GameFilter>,
+}
+
+/// What a measure reads from the games.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Quantity {
+    /// A side's score (by index).
+    Score(usize),
+    /// The mean of a per-game metric.
+    Mean(Metric),
+    /// The share of games meeting a filter.
+    Rate(GameFilter),
+}
+
+impl Quantity {
+    pub fn kind(&self) -> MeasureKind {
+        match self {
+            Quantity::Mean(_) => MeasureKind::Mean,
+            Quantity::Score(_) | Quantity::Rate(_) => MeasureKind::Proportion,
+        }
+    }
+}
+
+/// A per-game number ([`METRICS`], [`FEATURES`]); sides by index.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Metric {
+    Plies,
+    Decisive,
+    Lost(usize),
+    Left(usize),
+    EarlyLost(usize),
+    Feature(String),
+}
+
+/// A [`Filter`] with sides as indices and the end reason parsed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameFilter {
+    pub winner: Option<Winner>,
+    pub reason: Option<crate::game::Reason>,
+    pub side: Option<usize>,
+    pub lost_at_least: Option<u32>,
+    pub left_at_most: Option<u32>,
+    pub plies_at_most: Option<u32>,
+}
+
+/// A winning side (by index), or a draw.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winner {
+    Side(usize),
+    Draw,
 }
 
 /// A condition on one game; every field given must hold.
@@ -454,7 +522,7 @@ impl Study {
             }
         }
         ladders.sort_by_key(|l| l.kind);
-        let loaded = LoadedStudy { study: self, games, agents, labels, ladders, text: text.to_string() };
+        let mut loaded = LoadedStudy { study: self, games, agents, labels, ladders, text: text.to_string() };
         if let Some(ratings) = &loaded.study.ratings {
             if loaded.variant_index(&ratings.variant).is_none() {
                 bail!("ratings: unknown variant `{}`; variants: {}", ratings.variant, variant_names(&loaded));
@@ -473,16 +541,22 @@ impl Study {
                 }
             }
         }
-        for (i, claim) in loaded.study.claims.iter().enumerate() {
-            if loaded.study.claims[..i].iter().any(|c| c.id == claim.id) {
+        // Each claim is checked and its measures resolved against the study (claims set aside meanwhile,
+        // since they are resolved in place).
+        let mut claims = std::mem::take(&mut loaded.study.claims);
+        for i in 0..claims.len() {
+            let (earlier, rest) = claims.split_at_mut(i);
+            let claim = &mut rest[0];
+            if earlier.iter().any(|c| c.id == claim.id) {
                 bail!("claim `{}` appears twice", claim.id);
             }
-            check_test(&loaded, &claim.test).with_context(|| format!("claim `{}`", claim.id))?;
+            check_test(&loaded, &mut claim.test).with_context(|| format!("claim `{}`", claim.id))?;
             if let Some(exact) = &claim.exact {
                 check_exact(&loaded, &exact.variant, &exact.winner)
                     .with_context(|| format!("claim `{}`: exact", claim.id))?;
             }
         }
+        loaded.study.claims = claims;
         Ok(loaded)
     }
 }
@@ -503,22 +577,29 @@ fn variant_names(study: &LoadedStudy) -> String {
     study.study.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(", ")
 }
 
-fn check_test(study: &LoadedStudy, test: &ClaimTest) -> anyhow::Result<()> {
+/// Checks a claim's test and resolves its measures.
+fn check_test(study: &LoadedStudy, test: &mut ClaimTest) -> anyhow::Result<()> {
+    let check_measure = |m: &mut Measure| -> anyhow::Result<MeasureKind> {
+        let resolved = resolve_measure(study, m)?;
+        let kind = resolved.quantity.kind();
+        m.resolved = Some(resolved);
+        Ok(kind)
+    };
     match test {
         ClaimTest::Threshold { measure, every_skill, .. } => {
             if *every_skill && measure.skill.is_some() {
                 bail!("a threshold with every_skill reads every skill; its measure names none");
             }
-            check_measure(study, measure)?;
+            check_measure(measure)?;
         }
         ClaimTest::Near { measure, margin, .. } => {
             if *margin <= 0.0 {
                 bail!("near needs a margin > 0");
             }
-            check_measure(study, measure)?;
+            check_measure(measure)?;
         }
         ClaimTest::Compare { a, b, direction, margin } => {
-            let (ka, kb) = (check_measure(study, a)?, check_measure(study, b)?);
+            let (ka, kb) = (check_measure(a)?, check_measure(b)?);
             if ka != kb {
                 bail!("compare needs two measures of one kind (two scores or rates, or two metrics)");
             }
@@ -528,7 +609,7 @@ fn check_test(study: &LoadedStudy, test: &ClaimTest) -> anyhow::Result<()> {
         }
         ClaimTest::CloserToHalf { a, b } => {
             for m in [a, b] {
-                if check_measure(study, m)? != MeasureKind::Proportion {
+                if check_measure(m)? != MeasureKind::Proportion {
                     bail!("closer_to_half compares scores or rates, not metrics");
                 }
             }
@@ -541,7 +622,7 @@ fn check_test(study: &LoadedStudy, test: &ClaimTest) -> anyhow::Result<()> {
             if *margin < 0.0 {
                 bail!("trend needs a margin ≥ 0");
             }
-            if check_measure(study, measure)? != MeasureKind::Proportion {
+            if check_measure(measure)? != MeasureKind::Proportion {
                 bail!("trend follows a score or a rate, not a metric");
             }
         }
@@ -578,7 +659,8 @@ pub enum MeasureKind {
     Mean,
 }
 
-fn check_measure(study: &LoadedStudy, m: &Measure) -> anyhow::Result<MeasureKind> {
+/// The typed form of a measure, or what is wrong with it.
+fn resolve_measure(study: &LoadedStudy, m: &Measure) -> anyhow::Result<Resolved> {
     let v = study.variant_index(&m.variant).ok_or_else(|| {
         anyhow::anyhow!("unknown variant `{}`; variants: {}", m.variant, variant_names(study))
     })?;
@@ -589,58 +671,62 @@ fn check_measure(study: &LoadedStudy, m: &Measure) -> anyhow::Result<MeasureKind
             study.labels.join(", ")
         );
     }
-    let side = |name: &str| -> anyhow::Result<()> {
-        if study.side_index(v, name).is_none() {
-            bail!("`{name}` is not a side of `{}` ({})", m.variant, study.side_names(v).join(", "));
-        }
-        Ok(())
+    let side = |name: &str| -> anyhow::Result<usize> {
+        study.side_index(v, name).ok_or_else(|| {
+            anyhow::anyhow!("`{name}` is not a side of `{}` ({})", m.variant, study.side_names(v).join(", "))
+        })
     };
-    let kind = match (&m.side, &m.metric, &m.event) {
-        (Some(s), None, None) => {
-            side(s)?;
-            MeasureKind::Proportion
-        }
-        (None, Some(metric), None) => {
-            match metric.split_once(':') {
-                Some(("lost" | "left" | "early_lost", s)) => side(s)?,
-                None if metric == "plies" || metric == "decisive" || FEATURES.contains(&metric.as_str()) => {}
-                _ => bail!(
-                    "unknown metric `{metric}`; metrics: {}, {}",
-                    METRICS.join(", "),
-                    FEATURES.join(", ")
-                ),
-            }
-            MeasureKind::Mean
-        }
-        (None, None, Some(event)) => {
-            check_filter(study, v, event)?;
-            MeasureKind::Proportion
-        }
+    let quantity = match (&m.side, &m.metric, &m.event) {
+        (Some(s), None, None) => Quantity::Score(side(s)?),
+        (None, Some(metric), None) => Quantity::Mean(match metric.split_once(':') {
+            Some(("lost", s)) => Metric::Lost(side(s)?),
+            Some(("left", s)) => Metric::Left(side(s)?),
+            Some(("early_lost", s)) => Metric::EarlyLost(side(s)?),
+            None if metric == "plies" => Metric::Plies,
+            None if metric == "decisive" => Metric::Decisive,
+            None if FEATURES.contains(&metric.as_str()) => Metric::Feature(metric.clone()),
+            _ => bail!("unknown metric `{metric}`; metrics: {}, {}", METRICS.join(", "), FEATURES.join(", ")),
+        }),
+        (None, None, Some(event)) => Quantity::Rate(resolve_filter(study, v, event)?),
         _ => bail!("a measure names exactly one of side, metric or event (variant `{}`)", m.variant),
     };
-    if let Some(given) = &m.given {
-        check_filter(study, v, given)?;
-    }
-    Ok(kind)
+    let given = m.given.as_ref().map(|g| resolve_filter(study, v, g)).transpose()?;
+    Ok(Resolved { variant: v, quantity, given })
 }
 
-fn check_filter(study: &LoadedStudy, v: usize, f: &Filter) -> anyhow::Result<()> {
+/// The typed form of a filter on variant `v`'s games, or what is wrong with it.
+fn resolve_filter(study: &LoadedStudy, v: usize, f: &Filter) -> anyhow::Result<GameFilter> {
     let names = study.side_names(v);
-    for name in [&f.winner, &f.side].into_iter().flatten() {
-        if name != "draw" && !names.contains(&name.as_str()) {
-            bail!("`{name}` is not a side of `{}` ({})", study.study.variants[v].name, names.join(", "));
-        }
-    }
-    if (f.lost_at_least.is_some() || f.left_at_most.is_some()) && f.side.is_none() {
+    let not_a_side = |name: &str| {
+        anyhow::anyhow!("`{name}` is not a side of `{}` ({})", study.study.variants[v].name, names.join(", "))
+    };
+    let winner = match f.winner.as_deref() {
+        None => None,
+        Some("draw") => Some(Winner::Draw),
+        Some(name) => Some(Winner::Side(study.side_index(v, name).ok_or_else(|| not_a_side(name))?)),
+    };
+    let side = match f.side.as_deref() {
+        None => None,
+        Some(name) => Some(study.side_index(v, name).ok_or_else(|| not_a_side(name))?),
+    };
+    if (f.lost_at_least.is_some() || f.left_at_most.is_some()) && side.is_none() {
         bail!("lost_at_least and left_at_most need `side`");
     }
-    if let Some(reason) = &f.reason
-        && crate::game::Reason::parse(reason).is_none()
-    {
-        let known: Vec<&str> = crate::game::Reason::ALL.iter().map(|r| r.as_str()).collect();
-        bail!("unknown reason `{reason}`; reasons: {}", known.join(", "));
-    }
-    Ok(())
+    let reason = match &f.reason {
+        None => None,
+        Some(reason) => Some(crate::game::Reason::parse(reason).ok_or_else(|| {
+            let known: Vec<&str> = crate::game::Reason::ALL.iter().map(|r| r.as_str()).collect();
+            anyhow::anyhow!("unknown reason `{reason}`; reasons: {}", known.join(", "))
+        })?),
+    };
+    Ok(GameFilter {
+        winner,
+        reason,
+        side,
+        lost_at_least: f.lost_at_least,
+        left_at_most: f.left_at_most,
+        plies_at_most: f.plies_at_most,
+    })
 }
 
 #[cfg(test)]

@@ -273,7 +273,7 @@ fn an_exact_value_outranks_the_ladders() {
         method: "tablebase t.rztb".into(),
         budget: 0,
         simulations: 0,
-        proven: Some("rebels".into()),
+        proven: Some(crate::lab::store::Proven::Win("rebels".into())),
         plies: Some(40),
         seconds: 0.0,
     };
