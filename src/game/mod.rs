@@ -220,6 +220,30 @@ pub struct GameFacts {
     pub max_plies: u32,
 }
 
+/// An index into a ruleset's fixed action space ([`Game::action_index`]): the position of a move in
+/// the network's policy output and in training targets (saved as a plain number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct ActionIndex(pub u32);
+
+impl ActionIndex {
+    /// The index of action `index` (action spaces are far below `u32::MAX`).
+    pub const fn new(index: usize) -> ActionIndex {
+        ActionIndex(index as u32)
+    }
+
+    /// The index as a position in a slice.
+    pub const fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl std::fmt::Display for ActionIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
 /// The rules of one ruleset. The value holds the options and any precomputed tables; the mutable
 /// position is the separate [`Game::State`] (OpenSpiel's split of Game and State).
 ///
@@ -335,7 +359,7 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The move's index in the fixed action space `0..facts().action_count`. Distinct legal moves of
     /// one position have distinct indices.
-    fn action_index(&self, state: &Self::State, mv: Self::Move) -> usize;
+    fn action_index(&self, state: &Self::State, mv: Self::Move) -> ActionIndex;
 
     /// The pieces on the board of side 0 and side 1 (the balance lab's capture counts); `None` for a
     /// game without pieces to count.

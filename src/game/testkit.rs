@@ -87,7 +87,7 @@ pub fn check_position<G: Game>(game: &G, state: &G::State) -> Result<(), String>
             Ok(other) => return Err(format!("`{move_text}` parses to {other:?}, not {mv:?}, at {text}")),
             Err(e) => return Err(format!("`{move_text}` does not parse at {text}: {e}")),
         }
-        let action = game.action_index(state, mv);
+        let action = game.action_index(state, mv).get();
         if action >= facts.action_count {
             return Err(format!("`{move_text}` has action {action} ≥ {}", facts.action_count));
         }

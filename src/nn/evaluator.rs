@@ -70,7 +70,7 @@ pub fn write_evaluations<G: NetGame>(
         let priors = &mut out.priors[leaves.range(leaf)];
         let mut max = f32::NEG_INFINITY;
         for (prior, &mv) in priors.iter_mut().zip(leaves.moves(leaf)) {
-            *prior = logits[game.action_index(state, mv)];
+            *prior = logits[game.action_index(state, mv).get()];
             max = max.max(*prior);
         }
         for prior in priors.iter_mut() {

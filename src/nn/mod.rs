@@ -22,6 +22,7 @@ pub use inference::{Inference, InferenceNet};
 pub use model::{NetShape, PolicyHead, PolicyValueNet, TowerSize};
 pub use symmetry::{Mirror, mirror_planes};
 
+use crate::game::ActionIndex;
 use crate::game::Game;
 use crate::game::chess::ChessGame;
 use crate::game::hunt::HuntGame;
@@ -34,7 +35,7 @@ pub trait NetGame: Game {
 
     /// The policy index of the mirrored move, when the rules are mirror-symmetric; the encoded planes
     /// are then mirrored by [`mirror_planes`].
-    fn mirror_action_index(&self, action: usize) -> Option<usize>;
+    fn mirror_action_index(&self, action: ActionIndex) -> Option<ActionIndex>;
 
     /// The policy head that fits this family's action space: dense unless the action index is laid
     /// out cell by cell on the encoder's grid.
@@ -57,14 +58,14 @@ pub trait NetGame: Game {
 
 impl NetGame for HuntGame {
     type Encoder = HuntEncoder;
-    fn mirror_action_index(&self, action: usize) -> Option<usize> {
+    fn mirror_action_index(&self, action: ActionIndex) -> Option<ActionIndex> {
         Some(self.mirror_action(action))
     }
 }
 
 impl NetGame for ImperialGame {
     type Encoder = ImperialEncoder;
-    fn mirror_action_index(&self, action: usize) -> Option<usize> {
+    fn mirror_action_index(&self, action: ActionIndex) -> Option<ActionIndex> {
         Some(self.mirror_action(action))
     }
 
@@ -78,7 +79,7 @@ impl NetGame for ImperialGame {
 /// Chess has no symmetry the rules keep: castling tells the wings apart.
 impl NetGame for ChessGame {
     type Encoder = ChessEncoder;
-    fn mirror_action_index(&self, _action: usize) -> Option<usize> {
+    fn mirror_action_index(&self, _action: ActionIndex) -> Option<ActionIndex> {
         None
     }
 }

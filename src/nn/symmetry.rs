@@ -12,6 +12,7 @@
 //! An encoded plane stack is mirrored by reversing every row, because the hunt and imperial encoders
 //! put the file on the column and the mirror keeps ranks.
 
+use crate::game::ActionIndex;
 use crate::game::Game;
 use crate::game::hunt::board::{Board, BoardKind};
 use crate::game::hunt::{HuntGame, HuntMove, HuntState, KINDS_PER_POINT, LEAP_KIND, STATIC_KIND};
@@ -31,7 +32,7 @@ pub trait Mirror: Game {
 
     /// The mirror image of a policy index: a permutation of the whole action space
     /// `0..facts().action_count`, so a policy target is mirrored by permuting its entries.
-    fn mirror_action(&self, action: usize) -> usize;
+    fn mirror_action(&self, action: ActionIndex) -> ActionIndex;
 }
 
 /// Mirrors a plane stack `[planes, height, width]` left-right in place: column c ↦ width − 1 − c.
@@ -98,9 +99,11 @@ impl Mirror for HuntGame {
         }
     }
 
-    fn mirror_action(&self, action: usize) -> usize {
-        let (from, kind) = (action / KINDS_PER_POINT, (action % KINDS_PER_POINT) as u8);
-        point_mirror(self.rules.board)[from] as usize * KINDS_PER_POINT + mirror_hunt_kind(kind) as usize
+    fn mirror_action(&self, action: ActionIndex) -> ActionIndex {
+        let (from, kind) = (action.get() / KINDS_PER_POINT, (action.get() % KINDS_PER_POINT) as u8);
+        ActionIndex::new(
+            point_mirror(self.rules.board)[from] as usize * KINDS_PER_POINT + mirror_hunt_kind(kind) as usize,
+        )
     }
 }
 
@@ -142,7 +145,8 @@ impl Mirror for ImperialGame {
 
     /// The index is ((from × 4 + direction) × 8 + distance − 1) × 6 + capture slot; the slot is
     /// "none" (0), a man next to the destination in direction d (1 + d), or Rule 11's man (5).
-    fn mirror_action(&self, action: usize) -> usize {
+    fn mirror_action(&self, action: ActionIndex) -> ActionIndex {
+        let action = action.get();
         let slot = action % CAPTURE_SLOTS;
         let distance = action / CAPTURE_SLOTS % MAX_DISTANCE;
         let direction = action / (CAPTURE_SLOTS * MAX_DISTANCE) % 4;
@@ -151,9 +155,12 @@ impl Mirror for ImperialGame {
             1..=4 => 1 + mirror_orthogonal(slot - 1),
             none_or_rule_eleven => none_or_rule_eleven,
         };
-        ((mirror_square(from as u8) as usize * 4 + mirror_orthogonal(direction)) * MAX_DISTANCE + distance)
-            * CAPTURE_SLOTS
-            + slot
+        ActionIndex::new(
+            ((mirror_square(from as u8) as usize * 4 + mirror_orthogonal(direction)) * MAX_DISTANCE
+                + distance)
+                * CAPTURE_SLOTS
+                + slot,
+        )
     }
 }
 
@@ -173,9 +180,9 @@ mod tests {
     /// `mirror_action` is an involution of the action space, hence a permutation of it.
     fn check_action_permutation<G: Mirror>(game: &G) {
         let count = game.facts().action_count;
-        for action in 0..count {
+        for action in (0..count).map(ActionIndex::new) {
             let image = game.mirror_action(action);
-            assert!(image < count, "{}: action {action} ↦ {image} ≥ {count}", game.spec());
+            assert!(image.get() < count, "{}: action {action} ↦ {image} ≥ {count}", game.spec());
             assert_eq!(game.mirror_action(image), action, "{}: not an involution", game.spec());
         }
     }

@@ -16,7 +16,7 @@ use flate2::write::GzEncoder;
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Playthrough, Side};
+use crate::game::{ActionIndex, Playthrough, Side};
 use crate::nn::{Encoder, NetGame, mirror_planes};
 
 /// One training sample: the encoded position, the search's move distribution (sparse, over the
@@ -24,7 +24,7 @@ use crate::nn::{Encoder, NetGame, mirror_planes};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Position {
     pub planes: Box<[f32]>,
-    pub policy: Vec<(u32, f32)>,
+    pub policy: Vec<(ActionIndex, f32)>,
     pub wdl: [f32; 3],
 }
 
@@ -34,7 +34,7 @@ impl Position {
         encoder: &G::Encoder,
         game: &G,
         line: &Playthrough<G>,
-        policy: Vec<(u32, f32)>,
+        policy: Vec<(ActionIndex, f32)>,
         wdl: [f32; 3],
     ) -> Position {
         let mut planes = vec![0.0; encoder.input_len()].into_boxed_slice();
@@ -47,7 +47,7 @@ impl Position {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Target {
     pub ply: u32,
-    pub policy: Vec<(u32, f32)>,
+    pub policy: Vec<(ActionIndex, f32)>,
 }
 
 /// A finished self-play game as saved: enough to re-encode its samples.
@@ -83,8 +83,13 @@ pub fn encode_saved<G: NetGame>(game: &G, saved: &SavedGame) -> Result<Vec<Posit
         Some(index @ 0..=1) => Some(Side::from_index(index as usize)),
         Some(index) => return Err(format!("winner {index} is not a side (0 or 1)")),
     };
-    let actions = game.facts().action_count as u32;
-    if saved.targets.iter().flat_map(|t| &t.policy).any(|&(a, p)| a >= actions || !(0.0..=1.0).contains(&p)) {
+    let actions = game.facts().action_count;
+    if saved
+        .targets
+        .iter()
+        .flat_map(|t| &t.policy)
+        .any(|&(a, p)| a.get() >= actions || !(0.0..=1.0).contains(&p))
+    {
         return Err("a policy target lies outside the action space or 0..=1".to_string());
     }
     let mut record = |line: &Playthrough<G>, target: &Target| {
@@ -118,14 +123,14 @@ pub struct Batch {
 pub struct MirrorMap {
     pub grid: (usize, usize),
     /// The mirror image of each action index.
-    pub actions: Vec<u32>,
+    pub actions: Vec<ActionIndex>,
 }
 
 impl MirrorMap {
     pub fn for_game<G: NetGame>(game: &G) -> Option<MirrorMap> {
         let count = game.facts().action_count;
         let actions =
-            (0..count).map(|a| game.mirror_action_index(a).map(|m| m as u32)).collect::<Option<Vec<_>>>()?;
+            (0..count).map(|a| game.mirror_action_index(ActionIndex::new(a))).collect::<Option<Vec<_>>>()?;
         Some(MirrorMap { grid: G::Encoder::for_game(game).grid(), actions })
     }
 }
@@ -217,10 +222,10 @@ impl ReplayBuffer {
             let policy = &mut batch.policy[row * actions..(row + 1) * actions];
             for &(action, p) in &position.policy {
                 let action = match flip {
-                    Some(map) => map.actions[action as usize],
+                    Some(map) => map.actions[action.get()],
                     None => action,
                 };
-                policy[action as usize] += p;
+                policy[action.get()] += p;
             }
             if let Some(map) = flip {
                 mirror_planes(map.grid, &mut batch.input[start..start + input_len]);
@@ -255,7 +260,9 @@ mod tests {
     }
 
     fn saved(moves: &[&str], winner: Option<u8>) -> SavedGame {
-        let targets = (0..moves.len() as u32).map(|ply| Target { ply, policy: vec![(ply, 1.0)] }).collect();
+        let targets = (0..moves.len() as u32)
+            .map(|ply| Target { ply, policy: vec![(ActionIndex(ply), 1.0)] })
+            .collect();
         SavedGame {
             spec_index: 0,
             moves: moves.iter().map(|m| m.to_string()).collect(),

@@ -10,7 +10,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::config::SelfPlayConfig;
 use super::replay::{Position, SavedGame, Target, wdl_target};
-use crate::game::{Playthrough, Side};
+use crate::game::{ActionIndex, Playthrough, Side};
 use crate::nn::evaluator::{encode_leaves, write_evaluations};
 use crate::nn::{Encoder, Inference, InferenceNet, NetGame};
 use crate::search::{DirichletNoise, Evaluations, Mcts, RootPolicy, SearchConfig, move_temperature};
@@ -64,7 +64,7 @@ impl GameSamples {
         game: &G,
         encoder: &G::Encoder,
         line: &Playthrough<G>,
-        policy: Vec<(u32, f32)>,
+        policy: Vec<(ActionIndex, f32)>,
     ) {
         self.targets.push(Target { ply: line.plies(), policy: policy.clone() });
         // The value target waits for the result (`finish`).
@@ -220,6 +220,6 @@ pub(super) fn action_shares<G: NetGame>(
     game: &G,
     state: &G::State,
     policy: &[(G::Move, f32)],
-) -> Vec<(u32, f32)> {
-    policy.iter().map(|&(mv, share)| (game.action_index(state, mv) as u32, share)).collect()
+) -> Vec<(ActionIndex, f32)> {
+    policy.iter().map(|&(mv, share)| (game.action_index(state, mv), share)).collect()
 }

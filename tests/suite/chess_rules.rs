@@ -422,7 +422,7 @@ fn random_play_keeps_fen_round_trips_and_distinct_action_indices() {
                 g.legal_moves(&pos, &mut moves);
                 let mut seen = HashSet::new();
                 for (i, &m) in moves.iter().enumerate() {
-                    let index = g.action_index(&pos, m);
+                    let index = g.action_index(&pos, m).get();
                     assert!(index < count && seen.insert(index), "{spec}: {fen} {}", g.format_move(&pos, m));
                     if i % 7 == 0 {
                         assert_eq!(g.parse_move(&pos, &g.format_move(&pos, m)), Ok(m));

@@ -317,7 +317,7 @@ fn random_games_keep_the_invariants() {
                     break;
                 }
                 assert!(moves.len() <= MAX_IMPERIAL_MOVES);
-                let mut indices: Vec<usize> = moves.iter().map(|&m| g.action_index(&s, m)).collect();
+                let mut indices: Vec<usize> = moves.iter().map(|&m| g.action_index(&s, m).get()).collect();
                 assert!(indices.iter().all(|&i| i < action_count));
                 indices.sort_unstable();
                 indices.dedup();

@@ -7,7 +7,9 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rebel_zero::agents::{AgentSpec, MatchSettings, MatchSummary, run_match};
 use rebel_zero::game::history::judge;
-use rebel_zero::game::{AnyGame, Game, GameFacts, MoveList, Outcome, PositionError, Reason, Side};
+use rebel_zero::game::{
+    ActionIndex, AnyGame, Game, GameFacts, MoveList, Outcome, PositionError, Reason, Side,
+};
 use rebel_zero::search::{Mcts, Proof, SearchConfig, UniformEvaluator};
 use rebel_zero::with_game;
 
@@ -180,8 +182,8 @@ impl Game for DoubleTurnNim {
     fn facts(&self) -> GameFacts {
         GameFacts { grid: (1, 1), action_count: 2, max_plies: 100 }
     }
-    fn action_index(&self, _s: &NimState, take: u8) -> usize {
-        take as usize - 1
+    fn action_index(&self, _s: &NimState, take: u8) -> ActionIndex {
+        ActionIndex::new(take as usize - 1)
     }
 }
 

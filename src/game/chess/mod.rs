@@ -12,6 +12,7 @@ pub mod san;
 pub mod variants;
 mod zobrist;
 
+use crate::game::ActionIndex;
 use bitboard::{NO_SQUARE, bit, tables};
 use moves::{ChessMove, MoveKind};
 use notation::{NORMAL_ACTIONS, REBEL_ACTIONS};
@@ -205,17 +206,19 @@ impl Game for ChessGame {
     /// Normal moves use `0..NORMAL_ACTIONS`; a rebel step follows them (origin × direction); a squirm
     /// turn is its normal move's index shifted by `(1 + squirm direction) × NORMAL_ACTIONS` (the squirm's
     /// origin is the one squirmable square, so its direction identifies it).
-    fn action_index(&self, pos: &Position, m: ChessMove) -> usize {
+    fn action_index(&self, pos: &Position, m: ChessMove) -> ActionIndex {
         let owner = pos.side.opponent();
         if m.kind == MoveKind::Rebel {
-            return NORMAL_ACTIONS + m.from as usize * 5 + notation::rebel_direction(m.from, m.to, owner);
+            return ActionIndex::new(
+                NORMAL_ACTIONS + m.from as usize * 5 + notation::rebel_direction(m.from, m.to, owner),
+            );
         }
         let normal = notation::normal_action(m.from, m.to, m.kind);
-        if m.is_squirm() {
+        ActionIndex::new(if m.is_squirm() {
             (1 + notation::rebel_direction(pos.squirmable, m.squirm_to, owner)) * NORMAL_ACTIONS + normal
         } else {
             normal
-        }
+        })
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod board;
 mod notation;
 
+use crate::game::ActionIndex;
 use board::{Board, BoardKind, EAST, NONE, NORTH, WEST, opposite};
 
 use super::registry::{AnyGame, RulesetInfo};
@@ -481,8 +482,8 @@ impl Game for HuntGame {
         }
     }
 
-    fn action_index(&self, _s: &HuntState, m: HuntMove) -> usize {
-        m.from as usize * KINDS_PER_POINT + m.kind as usize
+    fn action_index(&self, _s: &HuntState, m: HuntMove) -> ActionIndex {
+        ActionIndex::new(m.from as usize * KINDS_PER_POINT + m.kind as usize)
     }
 }
 

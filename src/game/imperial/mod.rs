@@ -10,6 +10,7 @@ pub mod board;
 mod movegen;
 mod notation;
 
+use crate::game::ActionIndex;
 use board::{NO_SQUARE, SIZE, TABLES, bit, direction_and_distance, neighbour_direction, square};
 
 use super::registry::{AnyGame, RulesetInfo};
@@ -282,14 +283,16 @@ impl Game for ImperialGame {
     /// From-square × direction × distance × capture slot. The first three fix the destination; a
     /// man next to the destination is told apart by its direction, and at most one man per position
     /// (Rule 11's) can be taken from afar, so the slot fixes the man.
-    fn action_index(&self, _s: &ImperialState, m: ImperialMove) -> usize {
+    fn action_index(&self, _s: &ImperialState, m: ImperialMove) -> ActionIndex {
         let (direction, distance) =
             direction_and_distance(m.from, m.to).expect("a legal move is a rook move");
         let slot = match m.taken {
             NO_SQUARE => 0,
             taken => neighbour_direction(m.to, taken).map_or(RULE_ELEVEN_SLOT, |d| 1 + d),
         };
-        ((m.from as usize * 4 + direction) * MAX_DISTANCE + distance as usize - 1) * CAPTURE_SLOTS + slot
+        ActionIndex::new(
+            ((m.from as usize * 4 + direction) * MAX_DISTANCE + distance as usize - 1) * CAPTURE_SLOTS + slot,
+        )
     }
 }
 
@@ -398,10 +401,10 @@ mod tests {
         let quiet = ImperialMove { from: sq("b5"), to: sq("d5"), taken: NO_SQUARE };
         let rule_eleven = ImperialMove { taken: sq("f5"), ..quiet };
         let base = ((sq("b5") as usize * 4 + board::EAST) * MAX_DISTANCE + 1) * CAPTURE_SLOTS;
-        assert_eq!(g.action_index(&s, quiet), base);
-        assert_eq!(g.action_index(&s, rule_eleven), base + RULE_ELEVEN_SLOT);
+        assert_eq!(g.action_index(&s, quiet).get(), base);
+        assert_eq!(g.action_index(&s, rule_eleven).get(), base + RULE_ELEVEN_SLOT);
         let next_to = ImperialMove { taken: sq("d6"), ..quiet };
-        assert_eq!(g.action_index(&s, next_to), base + 1 + board::NORTH);
+        assert_eq!(g.action_index(&s, next_to).get(), base + 1 + board::NORTH);
         assert_eq!(g.facts().action_count, 81 * 4 * 8 * 6);
     }
 

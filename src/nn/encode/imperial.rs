@@ -160,7 +160,11 @@ mod tests {
                 let moves = line.legal_moves();
                 for &mv in moves {
                     let (column, row) = cell(mv.from);
-                    assert_eq!(game.action_index(line.state(), mv) / kinds, row * GRID.0 + column, "{mv:?}");
+                    assert_eq!(
+                        game.action_index(line.state(), mv).get() / kinds,
+                        row * GRID.0 + column,
+                        "{mv:?}"
+                    );
                 }
                 let chosen = moves[rng.random_range(0..moves.len())];
                 line.play(chosen);
