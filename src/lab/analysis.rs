@@ -4,12 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
 use crate::game::GameRecord;
 use crate::game::chess::position::{BLACK, Piece, Position, WHITE};
-use crate::game::{AnyGame, Game, Playthrough};
+use crate::game::{AnyGame, Game};
 
 /// Plies counted as "the first plies" for `early_lost`.
 pub const EARLY_PLIES: usize = 10;
@@ -70,28 +70,13 @@ fn replay<G: Game>(
     mut at_feature_ply: impl FnMut(&G::State) -> BTreeMap<String, f64>,
 ) -> anyhow::Result<GameStats> {
     let names = game.side_names();
-    let start = game.parse_position(&record.start).with_context(|| format!("game {}", record.game))?;
-    let first = game.to_move(&start).index();
-    let mut line = Playthrough::from_position(game.clone(), start);
-    let material = |line: &Playthrough<G>| game.material(line.state()).unwrap_or([0, 0]);
-    let initial = material(&line);
-    let mut early = initial;
-    let mut features = BTreeMap::new();
-    for (ply, text) in record.moves.iter().enumerate() {
-        if ply == FEATURE_PLY {
-            features = at_feature_ply(line.state());
-        }
-        line.play_text(text).with_context(|| format!("game {} ply {}", record.game, ply + 1))?;
-        if ply + 1 == EARLY_PLIES {
-            early = material(&line);
-        }
-    }
-    if record.moves.len() < EARLY_PLIES {
-        early = material(&line);
-    }
-    if record.moves.len() <= FEATURE_PLY {
-        features = at_feature_ply(line.state());
-    }
+    let line = record.replay(game).map_err(|e| anyhow::anyhow!("game {}: {e}", record.game))?;
+    let states = line.states(); // the start, then the position after each move
+    let first = game.to_move(&states[0]).index();
+    let material = |state: &G::State| game.material(state).unwrap_or([0, 0]);
+    let initial = material(&states[0]);
+    let early = material(&states[EARLY_PLIES.min(states.len() - 1)]);
+    let features = at_feature_ply(&states[FEATURE_PLY.min(states.len() - 1)]);
     let winner = match &record.winner {
         None => None,
         Some(name) => match names.iter().position(|n| n == name) {
@@ -99,7 +84,7 @@ fn replay<G: Game>(
             None => bail!("game {}: unknown winner `{name}`", record.game),
         },
     };
-    let end = material(&line);
+    let end = material(line.state());
     Ok(GameStats {
         winner,
         reason: record.reason.clone(),
