@@ -314,6 +314,22 @@ mod tests {
         )
     }
 
+    /// `solve --json` on a position of the reduced (6-Rebel) table: one JSON object with the value and
+    /// every move's, as a script reads it.
+    #[test]
+    fn the_json_verdicts_parse_and_agree_with_the_table() {
+        let tb = crate::tablebase::testing::six_rebels();
+        let s = crate::tablebase::testing::position_with_a_choice(&tb, Side::ZERO);
+        let line = Playthrough::from_position(tb.game().clone(), s);
+        let text = serde_json::to_string(&verdicts_json(&tb, &line)).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["value"]["result"], "win");
+        assert_eq!(value["to_move"], "general");
+        let moves = value["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), tb.move_verdicts(&s).len());
+        assert!(moves.iter().any(|m| m["value"]["result"] != "loss"), "{text}");
+    }
+
     #[test]
     fn games_are_labelled_by_cell_or_agents_and_other_rules_are_skipped() {
         let dir = std::env::temp_dir().join(format!("rebel-zero-solve-games-{}", std::process::id()));
