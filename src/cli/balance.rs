@@ -53,7 +53,7 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         return check(dir);
     }
     if args.preset.as_deref() == Some("list") {
-        presets::print_list(presets::STUDIES);
+        presets::print_list(presets::Kind::Study);
         return Ok(());
     }
     let (study, mut command, file) = match (&args.study, &args.preset) {
@@ -66,7 +66,7 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
             (study, format!("rebel-zero balance {}", path.display()), path.clone())
         }
         (None, name) => {
-            let preset = presets::find(presets::STUDIES, name.as_deref().unwrap_or("quick"))?;
+            let preset = presets::find(presets::Kind::Study, name.as_deref().unwrap_or("quick"))?;
             let study = Study::from_text(preset.text)
                 .with_context(|| format!("the built-in study {}", preset.path))?;
             let command = match name {

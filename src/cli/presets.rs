@@ -3,52 +3,57 @@
 
 use anyhow::anyhow;
 
-/// A config built into the binary: its name, the repository path it was embedded from, its text.
+/// What a preset configures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A balance study (`rebel-zero balance --preset NAME`).
+    Study,
+    /// A training run (`rebel-zero train --preset NAME`).
+    Training,
+}
+
+/// A config built into the binary: its kind, name, the repository path it was embedded from, its text.
 #[derive(Debug)]
 pub struct Preset {
+    pub kind: Kind,
     pub name: &'static str,
     pub path: &'static str,
     pub text: &'static str,
 }
 
-macro_rules! preset {
-    ($name:literal, $path:literal) => {
-        Preset { name: $name, path: $path, text: include_str!(concat!("../../", $path)) }
+/// The presets of one kind: each name's file is `DIR/NAME.toml` in the repository.
+macro_rules! presets {
+    ($kind:ident, $dir:literal: $($name:literal),+) => {
+        [$(Preset {
+            kind: Kind::$kind,
+            name: $name,
+            path: concat!($dir, $name, ".toml"),
+            text: include_str!(concat!("../../", $dir, $name, ".toml")),
+        }),+]
     };
 }
 
-/// Balance studies (`rebel-zero balance --preset NAME`); the first is the default.
-pub static STUDIES: &[Preset] = &[
-    preset!("quick", "configs/balance/quick.toml"),
-    preset!("sixteen", "configs/balance/sixteen.toml"),
-    preset!("juroku", "configs/balance/juroku.toml"),
-    preset!("twenty-six", "configs/balance/twenty-six.toml"),
-    preset!("imperial", "configs/balance/imperial.toml"),
-    preset!("chess", "configs/balance/chess.toml"),
-    preset!("smoke", "configs/balance/smoke.toml"),
-];
+/// The built-in studies (the first is `balance`'s default) and training configs.
+static STUDIES: [Preset; 7] = presets!(Study, "configs/balance/": "quick", "sixteen", "juroku", "twenty-six", "imperial", "chess", "smoke");
+static TRAINING: [Preset; 6] = presets!(
+    Training, "configs/": "smoke", "sixteen-rebels", "juroku-musashi", "twenty-six-rebels", "imperial-contest", "chess"
+);
 
-/// Training configs (`rebel-zero train --preset NAME`).
-pub static TRAINING: &[Preset] = &[
-    preset!("smoke", "configs/smoke.toml"),
-    preset!("sixteen-rebels", "configs/sixteen-rebels.toml"),
-    preset!("juroku-musashi", "configs/juroku-musashi.toml"),
-    preset!("twenty-six-rebels", "configs/twenty-six-rebels.toml"),
-    preset!("imperial-contest", "configs/imperial-contest.toml"),
-    preset!("chess", "configs/chess.toml"),
-];
+fn of_kind(kind: Kind) -> impl Iterator<Item = &'static Preset> {
+    STUDIES.iter().chain(&TRAINING).filter(move |p| p.kind == kind)
+}
 
-/// Prints the presets, one per line: name and the file it was embedded from.
-pub fn print_list(presets: &[Preset]) {
-    for preset in presets {
+/// Prints the presets of one kind, one per line: name and the file it was embedded from.
+pub fn print_list(kind: Kind) {
+    for preset in of_kind(kind) {
         println!("{:<18} {}", preset.name, preset.path);
     }
 }
 
-/// The preset `name` of `presets`; an unknown name is a usage error listing them all.
-pub fn find(presets: &'static [Preset], name: &str) -> anyhow::Result<&'static Preset> {
-    presets.iter().find(|p| p.name == name).ok_or_else(|| {
-        let names: Vec<String> = presets.iter().map(|p| format!("{} ({})", p.name, p.path)).collect();
+/// The preset `name` of `kind`; an unknown name is a usage error listing them all.
+pub fn find(kind: Kind, name: &str) -> anyhow::Result<&'static Preset> {
+    of_kind(kind).find(|p| p.name == name).ok_or_else(|| {
+        let names: Vec<String> = of_kind(kind).map(|p| format!("{} ({})", p.name, p.path)).collect();
         super::usage(anyhow!("no preset `{name}`; the presets are: {}", names.join(", ")))
     })
 }
@@ -59,16 +64,19 @@ mod tests {
 
     #[test]
     fn every_preset_parses_and_checks() {
-        for preset in STUDIES {
+        for preset in of_kind(Kind::Study) {
             crate::lab::Study::from_text(preset.text).unwrap_or_else(|e| panic!("{}: {e:#}", preset.path));
         }
-        for preset in TRAINING {
+        for preset in of_kind(Kind::Training) {
             let config: crate::train::TrainConfig =
                 toml::from_str(preset.text).unwrap_or_else(|e| panic!("{}: {e}", preset.path));
             config.check().unwrap_or_else(|e| panic!("{}: {e}", preset.path));
         }
         assert!(
-            find(STUDIES, "nonesuch").unwrap_err().to_string().contains("quick (configs/balance/quick.toml)")
+            find(Kind::Study, "nonesuch")
+                .unwrap_err()
+                .to_string()
+                .contains("quick (configs/balance/quick.toml)")
         );
     }
 }

@@ -33,7 +33,7 @@ pub struct TrainArgs {
 
 pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     if args.preset.as_deref() == Some("list") {
-        super::presets::print_list(super::presets::TRAINING);
+        super::presets::print_list(super::presets::Kind::Training);
         return Ok(());
     }
     let (mut config, source) = match (&args.config, &args.preset) {
@@ -44,7 +44,8 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
             (TrainConfig::from_text(&text, &source).map_err(super::usage)?, source)
         }
         (None, name) => {
-            let preset = super::presets::find(super::presets::TRAINING, name.as_deref().unwrap_or("list"))?;
+            let preset =
+                super::presets::find(super::presets::Kind::Training, name.as_deref().unwrap_or("list"))?;
             (TrainConfig::from_text(preset.text, preset.path)?, format!("{} (built in)", preset.path))
         }
     };

@@ -214,37 +214,25 @@ fn a_damaged_checkpoint_is_refused() {
     assert!(message.contains("model.bpk is damaged") && message.contains("SHA-256"), "{message}");
 }
 
+/// `rebel-zero play ARGS` in `dir`, `typed` as the person's input.
+fn play(dir: &Path, args: &[&str], typed: &[u8]) -> Output {
+    crate::run_typing(dir, &[&["play"], args].concat(), typed)
+}
+
 #[test]
 fn play_picks_an_opponent_and_a_side_and_saves_the_game() {
     let dir = scratch("play");
-    let mut child = exe()
-        .args(["play", "imperial-contest"])
-        .env("REBEL_ZERO_DATA", &dir)
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"moves\nquit\n").unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = play(&dir, &["imperial-contest"], b"moves\nquit\n");
     let shown = text(&output.stdout);
     assert!(output.status.success(), "{}", text(&output.stderr));
     // The shipped network, found beside the binary although the folder has no checkpoints/.
     assert!(shown.contains("you play the russians; net:path=checkpoints/imperial-contest"), "{shown}");
     // Nothing was played: nothing is saved. One move and then quitting saves the game.
-    assert!(!dir.join("played.jsonl").exists());
-    let mut child = exe()
-        .args(["play", "sixteen-rebels", "--agent", "random", "--as", "rebels", "--seed", "9"])
-        .env("REBEL_ZERO_DATA", &dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"quit\n").unwrap();
-    let output = child.wait_with_output().unwrap();
+    assert!(!dir.join("data/played.jsonl").exists());
+    let output =
+        play(&dir, &["sixteen-rebels", "--agent", "random", "--as", "rebels", "--seed", "9"], b"quit\n");
     assert!(text(&output.stdout).contains("saved as game 0 of"), "{}", text(&output.stdout));
-    let replay = run(&["replay", dir.join("played.jsonl").to_str().unwrap()]);
+    let replay = run(&["replay", dir.join("data/played.jsonl").to_str().unwrap()]);
     assert!(replay.status.success(), "{}", text(&replay.stderr));
     assert!(text(&replay.stdout).contains("general: random, rebels: human"), "{}", text(&replay.stdout));
 }

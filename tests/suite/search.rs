@@ -1,7 +1,6 @@
 //! Search, agents and the match/play/replay commands, checked from outside the crate.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -224,18 +223,7 @@ fn mcts_beats_random_from_both_sides() {
 }
 
 fn rebel_zero(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
-        // `play` saves its games in the data folder: a scratch one, not the user's.
-        .env("REBEL_ZERO_DATA", Path::new(env!("CARGO_TARGET_TMPDIR")).join("play-data"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = crate::run_typing(Path::new(env!("CARGO_MANIFEST_DIR")), args, stdin.as_bytes());
     let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
     (output.status.code().unwrap(), text(output.stdout), text(output.stderr))
 }

@@ -96,25 +96,15 @@ mod tests {
     use super::*;
     use crate::game::testkit::chess_game;
 
+    /// A record as `match --out` writes it, read back as one.
     fn record(spec: &str, moves: &[&str], winner: Option<&str>, reason: &str) -> GameRecord {
         let game = chess_game(spec);
-        GameRecord {
-            cell: None,
-            game: 0,
-            spec: spec.to_string(),
-            seed: 1,
-            start: game.format_position(&game.start()),
-            agents: [
-                ("white".to_string(), "random".to_string()),
-                ("black".to_string(), "mcts:sims=5".to_string()),
-            ]
-            .into(),
-            moves: moves.iter().map(|m| m.to_string()).collect(),
-            opening: 0,
-            winner: winner.map(str::to_string),
-            reason: reason.to_string(),
-            plies: moves.len() as u32,
-        }
+        serde_json::from_value(serde_json::json!({
+            "game": 0, "spec": spec, "seed": 1, "start": game.format_position(&game.start()),
+            "agents": {"white": "random", "black": "mcts:sims=5"},
+            "moves": moves, "winner": winner, "reason": reason, "plies": moves.len(),
+        }))
+        .unwrap()
     }
 
     #[test]
