@@ -216,7 +216,7 @@ fn a_damaged_checkpoint_is_refused() {
 
 /// `rebel-zero play ARGS` in `dir`, `typed` as the person's input.
 fn play(dir: &Path, args: &[&str], typed: &[u8]) -> Output {
-    crate::run_typing(dir, &[&["play"], args].concat(), typed)
+    crate::run_typing(dir, &dir.join("data"), &[&["play"], args].concat(), typed)
 }
 
 #[test]

@@ -17,14 +17,19 @@ mod testkit_runs;
 mod training;
 
 /// Runs `rebel-zero ARGS` in `dir` with `typed` on its standard input; its data folder (where `play`
-/// saves games) is `dir/data`, never the user's. Input a command does not read is ignored.
-pub fn run_typing(dir: &std::path::Path, args: &[&str], typed: &[u8]) -> std::process::Output {
+/// saves games) is `data`, a scratch folder, never the user's. Input a command does not read is ignored.
+pub fn run_typing(
+    dir: &std::path::Path,
+    data: &std::path::Path,
+    args: &[&str],
+    typed: &[u8],
+) -> std::process::Output {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
         .args(args)
         .current_dir(dir)
-        .env("REBEL_ZERO_DATA", dir.join("data"))
+        .env("REBEL_ZERO_DATA", data)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -223,7 +223,8 @@ fn mcts_beats_random_from_both_sides() {
 }
 
 fn rebel_zero(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let output = crate::run_typing(Path::new(env!("CARGO_MANIFEST_DIR")), args, stdin.as_bytes());
+    let data = Path::new(env!("CARGO_TARGET_TMPDIR")).join("play-data");
+    let output = crate::run_typing(Path::new(env!("CARGO_MANIFEST_DIR")), &data, args, stdin.as_bytes());
     let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
     (output.status.code().unwrap(), text(output.stdout), text(output.stderr))
 }
