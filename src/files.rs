@@ -64,6 +64,12 @@ pub fn read_text(path: &Path) -> io::Result<String> {
     })
 }
 
+/// The SHA-256 of `bytes` in lower-case hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// The environment variable that overrides the cache folder.
 pub const CACHE_ENV: &str = "REBEL_ZERO_CACHE";
 /// The environment variable that overrides the data folder (played games).

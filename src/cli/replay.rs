@@ -11,7 +11,7 @@ use clap::Args;
 
 use super::{usage, usage_bail};
 use crate::game::record::NumberedRecord;
-use crate::game::{AnyGame, Game, Playthrough, describe_outcome, read_records};
+use crate::game::{AnyGame, Game, describe_outcome, read_records};
 use crate::with_game;
 
 #[derive(Args, Debug)]
@@ -39,22 +39,20 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
         .with_context(|| format!("{} line {file_line}", args.file.display()))?;
     let interactive = std::io::stdin().is_terminal();
     with_game!(&game, |g| {
-        let played =
-            record.replay(g).map_err(|e| anyhow!("{} line {file_line}: {e}", args.file.display()))?;
-        let mut line = Playthrough::from_position(g.clone(), *played.start());
+        // Replayed (and checked) whole first; then shown a position at a time.
+        let line = record.replay(g).map_err(|e| anyhow!("{} line {file_line}: {e}", args.file.display()))?;
         let agents: Vec<String> =
             record.agents.iter().map(|(side, agent)| format!("{side}: {agent}")).collect();
         println!("{} (seed {}), {}", record.spec, record.seed, agents.join(", "));
-        println!("{}", g.render(line.state()));
+        println!("{}", g.render(line.start()));
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
-        for (ply, text) in record.moves.iter().enumerate() {
+        for (ply, (text, state)) in record.moves.iter().zip(&line.states()[1..]).enumerate() {
             if interactive && !wait_for_enter(&mut input)? {
                 return Ok(());
             }
-            line.play_text(text)?;
             println!("{}. {text}", ply + 1);
-            println!("{}", g.render(line.state()));
+            println!("{}", g.render(state));
         }
         match line.outcome() {
             Some(outcome) => println!("result: {}", describe_outcome(g, &outcome)),

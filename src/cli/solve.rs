@@ -244,9 +244,8 @@ fn read_games(game: &HuntGame, file: &Path) -> anyhow::Result<(Vec<RecordedGame>
 /// side had a forced win, how often it won those games, and its mistakes against best play.
 fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: bool) {
     let names = tb.game().side_names();
-    let mut games = recorded.iter();
-    let groups = tb.tally_games(recorded.iter().map(|g| (g.group.as_str(), &g.line)), |judged| {
-        let RecordedGame { record, .. } = games.next().expect("one call per game");
+    let groups = tb.tally_games(recorded.iter().map(|g| (g.group.as_str(), &g.line)), |index, judged| {
+        let record = &recorded[index].record;
         if !each {
             return;
         }

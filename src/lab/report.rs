@@ -11,8 +11,8 @@ use super::charts;
 use super::claims::{ClaimResult, show};
 use super::runner::{Finished, StudyResults};
 use super::stats::{Z95, wilson};
-use super::store::write_atomic;
 use super::study::{EvidenceKind, OpeningPolicy};
+use crate::files::write_atomic;
 use crate::game::GameRecord;
 
 /// Writes every output file into `out`.

@@ -300,7 +300,7 @@ fn gather(
         commit: env!("REBEL_ZERO_COMMIT").to_string(),
         rustc: env!("REBEL_ZERO_RUSTC").to_string(),
         rules_sha256: rules_hash(),
-        study_sha256: sha256_hex(study.text.as_bytes()),
+        study_sha256: crate::files::sha256_hex(study.text.as_bytes()),
         threads: options.threads,
         run_seconds,
         compute_seconds,
@@ -418,18 +418,13 @@ fn rung_infos(study: &LoadedStudy, ratings: Option<&[Rating]>, judged: &[(u32, u
         .collect()
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// SHA-256 of ../shared/RULES.md (beside the crate), or a note that it was not found.
 fn rules_hash() -> String {
     let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/RULES.md");
     [beside, PathBuf::from("../shared/RULES.md")]
         .iter()
         .find_map(|p| std::fs::read(p).ok())
-        .map_or_else(|| "RULES.md not found".to_string(), |bytes| sha256_hex(&bytes))
+        .map_or_else(|| "RULES.md not found".to_string(), |bytes| crate::files::sha256_hex(&bytes))
 }
 
 /// A cell of a committed study whose rules or agent no longer behave as when it was played.

@@ -130,9 +130,5 @@ pub fn load<T: DeserializeOwned>(path: &Path) -> Option<T> {
 
 /// Writes `value` as JSON to `path` through a temporary file and a rename.
 pub fn save<T: Serialize>(path: &Path, value: &T) -> anyhow::Result<()> {
-    write_atomic(path, serde_json::to_string(value)?.as_bytes())
-}
-
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    Ok(crate::files::write_atomic(path, bytes)?)
+    Ok(crate::files::write_atomic(path, serde_json::to_string(value)?.as_bytes())?)
 }

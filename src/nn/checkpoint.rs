@@ -186,7 +186,7 @@ impl Checkpoint {
         let path = self.dir.join(name);
         let bytes = fs::read(&path).map_err(|e| unreadable(&path, e))?;
         if let Some(recorded) = self.meta.sha256.get(name) {
-            let found = sha256_hex(&bytes);
+            let found = crate::files::sha256_hex(&bytes);
             if &found != recorded {
                 return Err(CheckpointError::Damaged { path, found, recorded: recorded.clone() });
             }
@@ -198,12 +198,6 @@ impl Checkpoint {
     pub fn file(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
-}
-
-/// The SHA-256 of `bytes` in lower-case hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Loads the network at `path` for playing `game` (inference weights).
@@ -245,10 +239,10 @@ pub fn save_generation(
     let model = temporary.join(MODEL_FILE);
     generation.net.clone().save_file(&model).map_err(|e| unwritable(&model, e))?;
     let model_bytes = fs::read(&model).map_err(|e| unreadable(&model, e))?;
-    meta.sha256.insert(MODEL_FILE.to_string(), sha256_hex(&model_bytes));
+    meta.sha256.insert(MODEL_FILE.to_string(), crate::files::sha256_hex(&model_bytes));
     let mut files = generation.files;
     if let Some(optimizer) = generation.optimizer {
-        meta.sha256.insert(OPTIMIZER_FILE.to_string(), sha256_hex(&optimizer));
+        meta.sha256.insert(OPTIMIZER_FILE.to_string(), crate::files::sha256_hex(&optimizer));
         files.push((OPTIMIZER_FILE, optimizer));
     }
     let meta_bytes = serde_json::to_vec_pretty(&meta).expect("the metadata serialises");

@@ -104,22 +104,22 @@ pub struct GroupTally {
 
 impl Tablebase {
     /// Judges games group by group (groups in order of first appearance); `each` sees every game's
-    /// judged moves as it goes.
+    /// index (its place in `games`) and judged moves as it goes.
     pub fn tally_games<'a>(
         &self,
         games: impl IntoIterator<Item = (&'a str, &'a Playthrough<HuntGame>)>,
-        mut each: impl FnMut(&[JudgedMove]),
+        mut each: impl FnMut(usize, &[JudgedMove]),
     ) -> Vec<GroupTally> {
         let mut groups: Vec<GroupTally> = Vec::new();
-        for (group, line) in games {
-            let index = match groups.iter().position(|g| g.group == group) {
+        for (index, (group, line)) in games.into_iter().enumerate() {
+            let at = match groups.iter().position(|g| g.group == group) {
                 Some(i) => i,
                 None => {
                     groups.push(GroupTally { group: group.to_string(), games: 0, sides: Default::default() });
                     groups.len() - 1
                 }
             };
-            let tally = &mut groups[index];
+            let tally = &mut groups[at];
             tally.games += 1;
             let judged = self.judge_game(line);
             let mut had_win = [false; 2];
@@ -137,7 +137,7 @@ impl Tablebase {
                 t.games_with_a_win += u32::from(had_win[side.index()]);
                 t.won_of_those += u32::from(had_win[side.index()] && won);
             }
-            each(&judged);
+            each(index, &judged);
         }
         groups
     }
