@@ -82,4 +82,10 @@ impl NetGame for ChessGame {
     fn mirror_action_index(&self, _action: ActionIndex) -> Option<ActionIndex> {
         None
     }
+
+    /// Square `s` (rank × 8 + file) is cell `s` of the 8 × 8 grid and every action starts with its
+    /// origin square, as in AlphaZero's chess head.
+    fn policy_head(&self) -> PolicyHead {
+        PolicyHead::PerCell { kinds: crate::game::chess::notation::KINDS_PER_SQUARE }
+    }
 }

@@ -68,6 +68,13 @@ impl<'a, G: NetGame> Run<'a, G> {
             );
         }
         let shape = games[0].net_shape(config.network.size);
+        if let Some(other) = games.iter().find(|g| g.net_shape(config.network.size) != shape) {
+            bail!(
+                "run.specs: `{}` and `{}` have different action spaces and cannot share a network",
+                games[0].spec(),
+                other.spec()
+            );
+        }
         let dir = config.run_dir();
         let mut replay = ReplayBuffer::new(config.replay.window_games);
         let (learner, counters) = match start {

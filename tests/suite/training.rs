@@ -265,3 +265,28 @@ fn every_shipped_config_reads_and_names_real_rulesets_of_one_board() {
     }
     assert!(checked >= 6, "smoke plus one config per family: {checked}");
 }
+
+/// One network serves a whole family even where its rulesets' move sets differ: the chess family's
+/// three rulesets (squirm turns and rebel steps included) train together, as configs/chess.toml asks.
+#[test]
+fn the_chess_family_trains_one_network_for_its_three_rulesets() {
+    let specs =
+        r#"specs = ["rebellion-chess:max_plies=24", "squirm-chess:max_plies=24", "chess:max_plies=24"]"#;
+    let edits = [
+        (r#"specs = ["sixteen-rebels", "sixteen-rebels:first=rebels"]"#, specs),
+        ("generations = 2 ", "generations = 1 "),
+        ("games_per_generation = 4", "games_per_generation = 6"),
+    ];
+    let (config, run_dir) = smoke_setup("chess-family", &edits);
+    let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(latest_generation(&run_dir), Some(1));
+    let replay = read_replay(&run_dir.join("gen-000001"));
+    let mut played: Vec<u64> = replay
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["spec"].as_u64().unwrap())
+        .collect();
+    played.sort();
+    played.dedup();
+    assert_eq!(played.len(), 3, "every ruleset played: {played:?}");
+}

@@ -15,7 +15,7 @@ mod zobrist;
 use crate::game::ActionIndex;
 use bitboard::{NO_SQUARE, bit, tables};
 use moves::{ChessMove, MoveKind};
-use notation::{NORMAL_ACTIONS, REBEL_ACTIONS};
+use notation::{ACTIONS, KINDS_PER_SQUARE, NORMAL_KINDS};
 use position::{Piece, Position};
 use variants::{Variant, legal_turns, squirm_proof};
 
@@ -195,30 +195,26 @@ impl Game for ChessGame {
     }
 
     fn facts(&self) -> GameFacts {
-        let action_count = match self.variant {
-            Variant::Chess => NORMAL_ACTIONS,
-            Variant::Rebellion => NORMAL_ACTIONS + REBEL_ACTIONS,
-            Variant::Squirm => 6 * NORMAL_ACTIONS,
-        };
-        GameFacts { grid: (8, 8), action_count, max_plies: self.max_plies }
+        GameFacts { grid: (8, 8), action_count: ACTIONS, max_plies: self.max_plies }
     }
 
-    /// Normal moves use `0..NORMAL_ACTIONS`; a rebel step follows them (origin × direction); a squirm
-    /// turn is its normal move's index shifted by `(1 + squirm direction) × NORMAL_ACTIONS` (the squirm's
-    /// origin is the one squirmable square, so its direction identifies it).
+    /// Every action is `origin × KINDS_PER_SQUARE + kind`, one space for the whole family (every
+    /// variant reports the same action count, so one network serves them all). A normal move's kind
+    /// is its AlphaZero plane (0..73); a squirm turn's is its normal move's plane shifted by
+    /// `(1 + squirm direction) × 73` (the squirm's origin is the one squirmable square, so its
+    /// direction identifies it; the origin is the normal move's); a rebel step's is `6 × 73 + its
+    /// owner-relative direction`.
     fn action_index(&self, pos: &Position, m: ChessMove) -> ActionIndex {
         let owner = pos.side.opponent();
-        if m.kind == MoveKind::Rebel {
-            return ActionIndex::new(
-                NORMAL_ACTIONS + m.from as usize * 5 + notation::rebel_direction(m.from, m.to, owner),
-            );
-        }
-        let normal = notation::normal_action(m.from, m.to, m.kind);
-        ActionIndex::new(if m.is_squirm() {
-            (1 + notation::rebel_direction(pos.squirmable, m.squirm_to, owner)) * NORMAL_ACTIONS + normal
+        let kind = if m.kind == MoveKind::Rebel {
+            6 * NORMAL_KINDS + notation::rebel_direction(m.from, m.to, owner)
+        } else if m.is_squirm() {
+            let squirm = notation::rebel_direction(pos.squirmable, m.squirm_to, owner);
+            (1 + squirm) * NORMAL_KINDS + notation::normal_kind(m.from, m.to, m.kind)
         } else {
-            normal
-        })
+            notation::normal_kind(m.from, m.to, m.kind)
+        };
+        ActionIndex::new(m.from as usize * KINDS_PER_SQUARE + kind)
     }
 }
 

@@ -65,16 +65,21 @@ pub fn castling_alias(text: &str) -> Option<String> {
     Some(format!("{prefix}{alias}"))
 }
 
-/// Actions of normal moves: 73 per origin square, as in AlphaZero's chess encoding (56 queen-line
-/// moves by direction and distance, 8 knight jumps, 9 under-promotions by piece and file step).
-pub const NORMAL_ACTIONS: usize = 64 * 73;
-/// Actions of rebel steps: origin square × the five owner-relative directions.
-pub const REBEL_ACTIONS: usize = 64 * 5;
+/// Kinds of normal move from one square, as in AlphaZero's chess encoding (56 queen-line moves by
+/// direction and distance, 8 knight jumps, 9 under-promotions by piece and file step).
+pub const NORMAL_KINDS: usize = 73;
+/// Action kinds per square, one layout for the whole family so one network serves it: the normal
+/// moves; the same 73 kinds again for each of the five squirm directions (squirm-chess turns); the
+/// five rebel-step directions.
+pub const KINDS_PER_SQUARE: usize = NORMAL_KINDS * 6 + REBEL_DIRECTIONS.len();
+/// The family's action space: every action is `origin square × KINDS_PER_SQUARE + kind`.
+pub const ACTIONS: usize = 64 * KINDS_PER_SQUARE;
 
 const KING_DIRECTIONS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 const KNIGHT_JUMPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 
-pub fn normal_action(from: Square, to: Square, kind: MoveKind) -> usize {
+/// The kind (0..[`NORMAL_KINDS`]) of a normal move from `from` to `to`.
+pub fn normal_kind(from: Square, to: Square, kind: MoveKind) -> usize {
     let df = file_of(to) as i8 - file_of(from) as i8;
     let dr = rank_of(to) as i8 - rank_of(from) as i8;
     let under = match kind {
@@ -83,7 +88,7 @@ pub fn normal_action(from: Square, to: Square, kind: MoveKind) -> usize {
         MoveKind::PromoteRook => Some(2),
         _ => None,
     };
-    let plane = if let Some(piece) = under {
+    if let Some(piece) = under {
         64 + piece * 3 + (df + 1) as usize
     } else if let Some(jump) = KNIGHT_JUMPS.iter().position(|&j| j == (df, dr)) {
         56 + jump
@@ -93,8 +98,7 @@ pub fn normal_action(from: Square, to: Square, kind: MoveKind) -> usize {
             .position(|&d| d == (df.signum(), dr.signum()))
             .expect("a non-knight move runs along a line");
         direction * 7 + (df.abs().max(dr.abs()) - 1) as usize
-    };
-    from as usize * 73 + plane
+    }
 }
 
 /// The owner-relative direction (0..5) of a one-square step of a piece of `owner`.
@@ -162,8 +166,8 @@ mod tests {
         let kinds =
             [MoveKind::Normal, MoveKind::PromoteKnight, MoveKind::PromoteBishop, MoveKind::PromoteRook];
         let actions: std::collections::HashSet<usize> =
-            kinds.iter().map(|&k| normal_action(from, to, k)).collect();
+            kinds.iter().map(|&k| normal_kind(from, to, k)).collect();
         assert_eq!(actions.len(), 4);
-        assert!(actions.iter().all(|&a| a < NORMAL_ACTIONS));
+        assert!(actions.iter().all(|&a| a < NORMAL_KINDS));
     }
 }

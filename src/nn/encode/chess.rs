@@ -315,7 +315,8 @@ mod tests {
 
     /// Seeded random games of every ruleset: each position encodes without panic, twice alike into
     /// dirty buffers, with values in 0..=1, one piece per occupied square, and every legal turn's
-    /// origin (the square its policy index is built on) lit on the plane of the piece that moves.
+    /// origin lit on the plane of the piece that moves, and its policy index in that origin's cell
+    /// of the per-cell head, distinct from every other legal turn's.
     #[test]
     fn random_game_positions_encode_deterministically_and_agree_with_the_policy_squares() {
         let encoder = ChessEncoder;
@@ -323,6 +324,10 @@ mod tests {
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         for spec in SPECS {
             let game = chess_game(spec);
+            let crate::nn::PolicyHead::PerCell { kinds } = crate::nn::NetGame::policy_head(&game) else {
+                panic!("chess has a per-cell head")
+            };
+            assert_eq!(kinds * 64, game.facts().action_count, "{spec}");
             let mut moves = <ChessGame as Game>::Moves::default();
             for _ in 0..2 {
                 let mut pos = game.start();
@@ -343,7 +348,16 @@ mod tests {
                         assert_eq!(pieces[cell_index(square)], occupied as f32, "{spec}: {text} at {square}");
                     }
                     game.legal_moves(&pos, &mut moves);
+                    let mut indices = std::collections::HashSet::new();
                     for &m in moves.iter() {
+                        let index = game.action_index(&pos, m).get();
+                        assert_eq!(
+                            index / kinds,
+                            cell_index(m.from),
+                            "{spec}: {}",
+                            game.format_move(&pos, m)
+                        );
+                        assert!(indices.insert(index), "{spec}: two turns share index {index} at {text}");
                         // A rebel step moves an opponent's piece; any other turn one of the mover's.
                         let owners =
                             if m.kind == MoveKind::Rebel { OPPONENT_PIECES_PLANE } else { OWN_PIECES_PLANE };
