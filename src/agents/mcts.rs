@@ -4,8 +4,10 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::Agent;
+use std::sync::atomic::Ordering;
+
 use super::spec::SearchSettings;
+use super::{Agent, Watch};
 use crate::game::{Game, Playthrough};
 use crate::search::{Evaluator, Mcts, Proof, SearchReport, move_temperature};
 use crate::seed::derive_seed;
@@ -35,11 +37,29 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
 
 impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
     fn choose(&mut self, line: &Playthrough<G>) -> G::Move {
+        self.choose_watched(line, &Watch::default())
+    }
+
+    fn choose_watched(&mut self, line: &Playthrough<G>, watch: &Watch) -> G::Move {
         self.search.set_position(line.start(), line.moves());
-        let report = self.search.run(&mut self.evaluator, &mut self.rng);
+        watch.planned.store(self.search.config().simulations, Ordering::Relaxed);
+        let report = self.search.run_watched(&mut self.evaluator, &mut self.rng, |done| {
+            watch.done.store(done, Ordering::Relaxed);
+            !watch.should_stop()
+        });
+        watch.done.store(report.simulations, Ordering::Relaxed);
         self.last = Some(report);
         let temperature = move_temperature(line.plies(), self.opening, self.temperature);
         self.search.output(temperature, &mut self.rng).expect("a game not over has a move").mv
+    }
+
+    fn last_root(&self) -> Vec<(G::Move, u32, Option<f32>)> {
+        if self.last.is_none() {
+            return Vec::new();
+        }
+        let mut root: Vec<_> = self.search.root_stats().collect();
+        root.sort_by_key(|&(_, visits, _)| std::cmp::Reverse(visits));
+        root
     }
 
     fn last_note(&self) -> Option<String> {

@@ -13,6 +13,10 @@ pub mod spec;
 pub use arena::{MatchSettings, MatchSummary, play_game, random_opening, run_match};
 pub use spec::{AgentError, AgentSpec, MAX_SIMULATIONS, MctsSettings, NetSettings, SearchSettings};
 
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::time::Instant;
+
 use crate::game::{Game, Playthrough};
 
 /// A player. Every random choice it makes flows from the seed it was built with.
@@ -20,8 +24,59 @@ pub trait Agent<G: Game> {
     /// The move to play in `line`'s current position; the game is not over.
     fn choose(&mut self, line: &Playthrough<G>) -> G::Move;
 
+    /// [`Agent::choose`] watched from another thread: an agent that searches reports its progress in
+    /// `watch` and stops early (playing its best move so far) once [`Watch::should_stop`] says so.
+    fn choose_watched(&mut self, line: &Playthrough<G>, watch: &Watch) -> G::Move {
+        let _ = watch;
+        self.choose(line)
+    }
+
+    /// The root of the last search, most visited move first: each move with its visits and its value
+    /// for the player who searched (−1..1; `None` when unvisited). Empty for agents that do not search.
+    fn last_root(&self) -> Vec<(G::Move, u32, Option<f32>)> {
+        Vec::new()
+    }
+
     /// A line for a person about the last choice ("value +0.31 after 800 simulations"), if any.
     fn last_note(&self) -> Option<String> {
         None
+    }
+}
+
+/// A search in progress as another thread sees it: simulations done out of those planned, a stop
+/// flag, and an optional deadline (which may be set once the search gets going).
+#[derive(Debug, Default)]
+pub struct Watch {
+    pub done: AtomicU32,
+    pub planned: AtomicU32,
+    stop: AtomicBool,
+    deadline: OnceLock<Instant>,
+}
+
+impl Watch {
+    /// A watch whose search ends by itself at `deadline`.
+    pub fn until(deadline: Instant) -> Watch {
+        let watch = Watch::default();
+        watch.start_clock(deadline);
+        watch
+    }
+
+    /// Sets the deadline, unless one is set already.
+    pub fn start_clock(&self, deadline: Instant) {
+        let _ = self.deadline.set(deadline);
+    }
+
+    /// Asks the search to end as soon as it can.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search should end now: stopped, or past its deadline.
+    pub fn should_stop(&self) -> bool {
+        self.is_stopped() || self.deadline.get().is_some_and(|&d| Instant::now() >= d)
     }
 }

@@ -280,6 +280,12 @@ impl AgentSpec {
         {
             return AgentSpec::Perfect { table: None };
         }
+        AgentSpec::strongest_searcher(game)
+    }
+
+    /// The strongest shipped agent that searches (and so can show what it thought of each move): the
+    /// shipped network of `game`'s board at 400 simulations, else rollout MCTS at 2000.
+    pub fn strongest_searcher(game: &AnyGame) -> AgentSpec {
         let fits = |path: &str| {
             with_game!(game, |g| {
                 crate::nn::Checkpoint::open(&crate::files::find_shipped(Path::new(path)))

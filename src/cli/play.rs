@@ -72,7 +72,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
                 (names[side.index()].to_string(), who)
             });
             let path = crate::files::data_dir().join(PLAYED_FILE);
-            let index = save_game(&path, &session.line, agents.into(), args.seed)?;
+            let index = crate::game::record::append_record(
+                &path,
+                &GameRecord::of_line(&session.line, agents.into(), args.seed),
+            )?;
             println!(
                 "saved as game {index} of {} (rebel-zero replay {} --game {index})",
                 path.display(),
@@ -85,47 +88,6 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
 
 /// The file in the data folder that every game played at the terminal is appended to.
 pub const PLAYED_FILE: &str = "played.jsonl";
-
-/// Appends the game to the games file at `path` (created with its folder when missing) and returns
-/// its index there. A game stopped early is saved too, with `unfinished` as its reason.
-fn save_game<G: Game>(
-    path: &std::path::Path,
-    line: &Playthrough<G>,
-    agents: std::collections::BTreeMap<String, String>,
-    seed: u64,
-) -> anyhow::Result<usize> {
-    let game = line.game();
-    let names = game.side_names();
-    let earlier = if path.exists() { crate::game::read_records(path)?.len() } else { 0 };
-    let outcome = line.outcome();
-    let record = GameRecord {
-        cell: None,
-        game: earlier,
-        spec: game.spec().to_string(),
-        seed,
-        start: game.format_position(line.start()),
-        agents,
-        moves: line.move_texts(),
-        opening: 0,
-        winner: outcome.and_then(|o| o.winner).map(|s| names[s.index()].to_string()),
-        reason: outcome.map_or("unfinished", |o| o.reason.as_str()).to_string(),
-        plies: line.plies(),
-    };
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("opening {}", path.display()))?;
-    let mut text = serde_json::to_string(&record)?;
-    text.push('\n');
-    file.write_all(text.as_bytes())
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(earlier)
-}
 
 /// A game at the terminal: the moves typed, the agent's replies, and who made each move (for undo).
 pub struct Session<G: Game> {
@@ -244,6 +206,7 @@ fn read_line(
 mod tests {
     use super::*;
     use crate::game::AnyGame;
+    use crate::game::record::append_record;
 
     fn session_output(agent: &str, side: &str, typed: &str) -> String {
         let game = AnyGame::from_spec("sixteen-rebels").unwrap();
@@ -287,8 +250,8 @@ mod tests {
             let agents: std::collections::BTreeMap<_, _> =
                 [("general".to_string(), "human".to_string()), ("rebels".to_string(), "random".to_string())]
                     .into();
-            assert_eq!(save_game(&path, &line, agents.clone(), 5).unwrap(), 0);
-            assert_eq!(save_game(&path, &line, agents, 6).unwrap(), 1);
+            assert_eq!(append_record(&path, &GameRecord::of_line(&line, agents.clone(), 5)).unwrap(), 0);
+            assert_eq!(append_record(&path, &GameRecord::of_line(&line, agents, 6)).unwrap(), 1);
             let records = crate::game::read_records(&path).unwrap();
             assert_eq!(records.len(), 2);
             let record = &records[1].record;

@@ -73,6 +73,30 @@ pub fn read_records(path: &Path) -> Result<Vec<NumberedRecord>, RecordError> {
 }
 
 impl GameRecord {
+    /// The record of a game as played so far, `unfinished` as its reason while it goes on.
+    pub fn of_line<G: Game>(
+        line: &Playthrough<G>,
+        agents: BTreeMap<String, String>,
+        seed: u64,
+    ) -> GameRecord {
+        let game = line.game();
+        let names = game.side_names();
+        let outcome = line.outcome();
+        GameRecord {
+            cell: None,
+            game: 0,
+            spec: game.spec().to_string(),
+            seed,
+            start: game.format_position(line.start()),
+            agents,
+            moves: line.move_texts(),
+            opening: 0,
+            winner: outcome.and_then(|o| o.winner).map(|s| names[s.index()].to_string()),
+            reason: outcome.map_or("unfinished", |o| o.reason.as_str()).to_string(),
+            plies: line.plies(),
+        }
+    }
+
     /// The record's moves played on `game` from its start. An error says which move fails and why,
     /// or how the replayed result differs from the recorded one.
     pub fn replay<G: Game>(&self, game: &G) -> Result<Playthrough<G>, String> {
@@ -106,6 +130,28 @@ impl GameRecord {
             if seats.is_empty() { "(no agents recorded)".to_string() } else { seats.join(" v ") }
         })
     }
+}
+
+/// Appends `record` to the games file at `path` (created with its folder when missing), numbered as
+/// the file's next game, and returns that number. The line is written whole and synced.
+pub fn append_record(path: &Path, record: &GameRecord) -> anyhow::Result<usize> {
+    use anyhow::Context;
+    use std::io::Write;
+    let earlier = if path.exists() { read_records(path)?.len() } else { 0 };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("opening {}", path.display()))?;
+    let mut text = serde_json::to_string(&GameRecord { game: earlier, ..record.clone() })?;
+    text.push('\n');
+    file.write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(earlier)
 }
 
 #[cfg(test)]

@@ -282,6 +282,18 @@ impl<G: Game> Mcts<G> {
     /// Runs `config.simulations` simulations from the position given to [`Mcts::set_position`], or
     /// fewer when the root gets proven.
     pub fn run<E: Evaluator<G>, R: Rng>(&mut self, evaluator: &mut E, rng: &mut R) -> SearchReport {
+        self.run_watched(evaluator, rng, |_| true)
+    }
+
+    /// [`Mcts::run`], asking `keep_going` with the simulations done so far before each batch of
+    /// leaves: it may report progress, and it ends the search early by answering `false` (a time
+    /// limit, a person who stopped waiting). The search is then as good as its simulations so far.
+    pub fn run_watched<E: Evaluator<G>, R: Rng>(
+        &mut self,
+        evaluator: &mut E,
+        rng: &mut R,
+        mut keep_going: impl FnMut(u32) -> bool,
+    ) -> SearchReport {
         assert!(!self.tree.is_empty(), "set_position comes before run");
         let mut report = SearchReport {
             simulations: 0,
@@ -291,7 +303,10 @@ impl<G: Game> Mcts<G> {
             root_visits: 0,
             tree_nodes: 0,
         };
-        while report.simulations < self.config.simulations && !self.tree.node(ROOT).proof.is_proven() {
+        while report.simulations < self.config.simulations
+            && !self.tree.node(ROOT).proof.is_proven()
+            && keep_going(report.simulations)
+        {
             self.prepare_root(rng); // a reused root was evaluated before this search
 
             let wanted = (self.config.simulations - report.simulations).min(self.config.batch as u32);
@@ -613,6 +628,19 @@ impl<G: Game> Mcts<G> {
         self.tree.edges_of(ROOT).iter().map(|e| {
             let visits = if e.child == NO_NODE { 0 } else { self.tree.node(e.child).visits };
             (e.mv, visits)
+        })
+    }
+
+    /// Each root move with its visits and its value for the player to move at the root (exact when
+    /// proven; `None` when never visited), in the order of the root's moves.
+    pub fn root_stats(&self) -> impl Iterator<Item = (G::Move, u32, Option<f32>)> + '_ {
+        let mover = self.tree.node(ROOT).to_move;
+        self.tree.edges_of(ROOT).iter().map(move |e| match e.child {
+            NO_NODE => (e.mv, 0, None),
+            child => {
+                let node = self.tree.node(child);
+                (e.mv, node.visits, self.exact_value(node.proof, mover).or(node.mean_for(mover)))
+            }
         })
     }
 
