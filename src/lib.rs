@@ -10,5 +10,6 @@ pub mod lab;
 pub mod nn;
 pub mod search;
 pub mod seed;
+pub mod serve;
 pub mod tablebase;
 pub mod train;

@@ -16,6 +16,7 @@ mod play;
 mod presets;
 mod replay;
 mod rules;
+mod serve;
 mod show;
 mod solve;
 mod train;
@@ -72,6 +73,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Run or resume a balance study: report.md, results.json, games.jsonl and charts.
     Balance(balance::BalanceArgs),
+    /// Play, analyse and replay games in the browser: a local web server (http://127.0.0.1:8080).
+    Serve(serve::ServeArgs),
     /// Solve sixteen-rebels exactly (retrograde analysis) and print a position's value and its moves'.
     Solve(solve::SolveArgs),
     /// Write a shell completion script to stdout (bash, zsh, fish, elvish, powershell).
@@ -103,6 +106,7 @@ pub fn main() -> ExitCode {
         Command::BenchTrain(args) => bench_train::run(&args),
         Command::Balance(args) => balance::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "rebel-zero", &mut std::io::stdout());
             Ok(())

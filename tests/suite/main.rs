@@ -1,6 +1,7 @@
 //! One integration-test binary (ripgrep's habit): each module tests one area through the public API.
 
 mod balance;
+mod browser;
 mod chess_rules;
 mod chess_variant_reference;
 mod cli;
@@ -13,6 +14,7 @@ mod perft_vectors;
 mod readme;
 mod robustness;
 mod search;
+mod serve;
 mod testkit_runs;
 mod training;
 

@@ -42,9 +42,10 @@ fn words(line: &str) -> Vec<String> {
 
 /// The line with tiny budgets.
 fn shrink(mut args: Vec<String>) -> Vec<String> {
+    let serving = args[0] == "serve"; // its --games names a file to replay
     for i in 1..args.len() {
         match args[i - 1].as_str() {
-            "--games" => args[i] = "4".into(),
+            "--games" if !serving => args[i] = "4".into(),
             "--seconds" => args[i] = "0.05".into(),
             "--minutes" => (args[i - 1], args[i]) = ("--generations".into(), "3".into()),
             _ => {}
@@ -62,6 +63,9 @@ fn shrink(mut args: Vec<String>) -> Vec<String> {
             "configs/sixteen-rebels.toml" => "configs/smoke.toml".into(),
             _ => std::mem::take(arg),
         };
+    }
+    if serving {
+        args.extend(["--port".into(), "0".into()]);
     }
     if args[0] == "bench-net" && !args.iter().any(|a| a == "--seconds") {
         args.extend(["--seconds".into(), "0.05".into()]);
@@ -94,6 +98,11 @@ fn every_usage_line_of_the_readme_runs() {
         if args[0] == "solve" || args.iter().any(|a| a == "perfect") {
             continue;
         }
+        if args[0] == "serve" {
+            check_serving(&args, &dir);
+            ran += 1;
+            continue;
+        }
         let mut child = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
             .args(&args)
             .current_dir(&dir)
@@ -112,4 +121,35 @@ fn every_usage_line_of_the_readme_runs() {
         ran += 1;
     }
     assert!(ran + 5 >= lines.len(), "only {ran} of {} lines ran", lines.len());
+}
+
+/// `serve` runs until stopped: it must print its address, answer there, and is then stopped.
+fn check_serving(args: &[String], dir: &Path) {
+    use std::io::{BufRead, Read};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .args(args)
+        .current_dir(dir)
+        .env("REBEL_ZERO_DATA", dir.join("data"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let address = first.split("http://").nth(1).and_then(|a| a.split('/').next()).map(str::to_string);
+    let answer = address.map(|address| {
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        stream
+            .write_all(b"GET /api/records?limit=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    });
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    let answer = answer.unwrap_or_else(|| {
+        panic!("`{args:?}` printed {first:?}: {}", String::from_utf8_lossy(&output.stderr))
+    });
+    assert!(answer.starts_with("HTTP/1.1 200") && answer.contains("\"total\""), "{answer}");
 }

@@ -1,0 +1,61 @@
+//! `rebel-zero serve [--port 8080] [--bind 127.0.0.1] [--games FILE]…`: the lab in a browser (see
+//! [`crate::serve`]).
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::usage;
+use crate::serve::{ServeConfig, run as serve};
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// The address to listen on. Loopback by default; any other address lets other machines in.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    bind: IpAddr,
+    /// A games file (a match's or a study's games.jsonl, gzipped or not) to replay; repeatable.
+    #[arg(long = "games", value_name = "FILE")]
+    games: Vec<PathBuf>,
+    /// A folder agents may read networks and tables from, besides the shipped checkpoints/;
+    /// repeatable. Files elsewhere are refused.
+    #[arg(long = "checkpoints", value_name = "DIR")]
+    checkpoints: Vec<PathBuf>,
+    /// The longest an agent thinks about one move, or an analysis runs, in seconds.
+    #[arg(long, default_value_t = 20.0)]
+    think_seconds: f64,
+    /// Games are seeded from this, in the order they are opened.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
+    if !(args.think_seconds > 0.0 && args.think_seconds <= 3600.0) {
+        return Err(usage(anyhow::anyhow!("--think-seconds must be in 0..3600, not {}", args.think_seconds)));
+    }
+    for path in &args.games {
+        if !path.is_file() {
+            return Err(usage(anyhow::anyhow!("--games {}: no such file", path.display())));
+        }
+    }
+    for dir in &args.checkpoints {
+        if !dir.is_dir() {
+            return Err(usage(anyhow::anyhow!("--checkpoints {}: no such folder", dir.display())));
+        }
+    }
+    let shipped = crate::files::find_shipped(std::path::Path::new("checkpoints"));
+    let readable =
+        shipped.is_dir().then_some(shipped).into_iter().chain(args.checkpoints.iter().cloned()).collect();
+    serve(ServeConfig {
+        address: SocketAddr::new(args.bind, args.port),
+        games: args.games.clone(),
+        readable,
+        played: crate::files::data_dir().join(super::play::PLAYED_FILE),
+        think_limit: Duration::from_secs_f64(args.think_seconds),
+        seed: args.seed,
+    })
+}

@@ -1,0 +1,298 @@
+//! The HTTP routes. Every request body is JSON, read and checked here; every refusal is a JSON
+//! `{"error": …}` with the message the CLI gives for the same mistake.
+//!
+//! | route | does |
+//! | --- | --- |
+//! | `GET /` `/app.js` `/style.css` | the page |
+//! | `GET /api/rulesets` | every ruleset: options, sides, the strongest shipped agent |
+//! | `POST /api/position` | `{spec, start?, moves}`: the position after the moves |
+//! | `POST /api/analyse` | `{spec, start?, moves, agent?, simulations?}`: network, search, table |
+//! | `POST /api/games` | `{spec, side?, agent?, seed?}`: opens a game against an agent |
+//! | `GET`/`DELETE /api/games/{id}` | the game; closes it |
+//! | `POST /api/games/{id}/move` `/undo` `/resign` | `{move}`; takes back; resigns |
+//! | `GET /api/records?cell=&result=&offset=&limit=` | the `--games` files' games, filtered |
+//! | `GET /api/records/{id}` | one recorded game |
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::games::{GameView, NewGame, OpenGames};
+use super::position::{Analysis, PositionView, analyse as analyse_position, replay, view};
+use super::{ApiError, BadRequest, MAX_REQUEST_BYTES, Server};
+use crate::agents::{AgentSpec, Watch};
+use crate::game::registry::all_rulesets;
+use crate::game::{AnyGame, Game};
+use crate::with_game;
+
+/// The most simulations an analysis may ask for (its time limit applies as well).
+pub const MAX_ANALYSIS_SIMULATIONS: u32 = 100_000;
+/// The most records one listing returns.
+const MAX_LISTED: usize = 500;
+
+pub fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route("/", get(|| async { asset("text/html; charset=utf-8", include_str!("assets/index.html")) }))
+        .route(
+            "/app.js",
+            get(|| async { asset("text/javascript; charset=utf-8", include_str!("assets/app.js")) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { asset("text/css; charset=utf-8", include_str!("assets/style.css")) }),
+        )
+        .route("/api/rulesets", get(rulesets))
+        .route("/api/position", post(position))
+        .route("/api/analyse", post(analyse))
+        .route("/api/games", post(open_game))
+        .route("/api/games/{id}", get(get_game).delete(close_game))
+        .route("/api/games/{id}/move", post(play_move))
+        .route("/api/games/{id}/undo", post(undo))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/records", get(list_records))
+        .route("/api/records/{id}", get(get_record))
+        .fallback(|| async { ApiError::not_found("no such page") })
+        .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
+        .with_state(server)
+}
+
+fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], body)
+}
+
+/// A request body as received: too large or unreadable bodies are refused as JSON like the rest.
+type Body = Result<Bytes, BytesRejection>;
+
+/// The request body as `T`, or a refusal saying what is wrong with it.
+fn parse<T: DeserializeOwned>(body: Body) -> Result<T, ApiError> {
+    let body = body
+        .map_err(|e| ApiError { status: e.status(), message: format!("request body: {}", e.body_text()) })?;
+    serde_json::from_slice(&body).map_err(|e| BadRequest(format!("request body: {e}")).into())
+}
+
+fn game_id(text: &str) -> Result<u64, ApiError> {
+    text.parse().map_err(|_| ApiError::not_found(format!("no open game {text}")))
+}
+
+fn ruleset(spec: &str) -> Result<AnyGame, BadRequest> {
+    AnyGame::from_spec(spec).map_err(|e| BadRequest(e.to_string()))
+}
+
+async fn rulesets(State(server): State<Arc<Server>>) -> Json<Value> {
+    let list = server.rulesets.get_or_init(|| {
+        let rulesets: Vec<Value> = all_rulesets()
+            .map(|info| {
+                let game = AnyGame::from_spec(info.name).expect("every listed ruleset builds");
+                let sides = with_game!(&game, |g| g.side_names());
+                let options: Vec<Value> = info
+                    .options
+                    .iter()
+                    .filter(|o| !info.preset.iter().any(|(key, _)| *key == o.key))
+                    .map(|o| json!({ "key": o.key, "values": o.values.to_string(), "default": o.default, "meaning": o.meaning }))
+                    .collect();
+                json!({
+                    "name": info.name,
+                    "summary": info.summary,
+                    "sides": sides,
+                    "options": options,
+                    "agent": AgentSpec::strongest_shipped(&game).to_string(),
+                })
+            })
+            .collect();
+        Value::Array(rulesets)
+    });
+    Json(list.clone())
+}
+
+/// A position: a ruleset, an optional start, and the moves played from it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionRequest {
+    spec: String,
+    start: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+async fn position(body: Body) -> Result<Json<PositionView>, ApiError> {
+    let request: PositionRequest = parse(body)?;
+    let game = ruleset(&request.spec)?;
+    let line = with_game!(&game, |g| replay(g, request.start.as_deref(), &request.moves).map(|l| view(&l)))?;
+    Ok(Json(line))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalyseRequest {
+    spec: String,
+    start: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
+    agent: Option<String>,
+    simulations: Option<u32>,
+}
+
+async fn analyse(State(server): State<Arc<Server>>, body: Body) -> Result<Json<Analysis>, ApiError> {
+    let request: AnalyseRequest = parse(body)?;
+    let game = ruleset(&request.spec)?;
+    with_game!(&game, |g| replay(g, request.start.as_deref(), &request.moves).map(|_| ()))?;
+    let agent = match &request.agent {
+        Some(text) => server.checked_agent(text)?,
+        None => AgentSpec::strongest_searcher(&game),
+    };
+    let agent = match request.simulations {
+        Some(n) if n == 0 || n > MAX_ANALYSIS_SIMULATIONS => {
+            return Err(BadRequest(format!("simulations must be 1..{MAX_ANALYSIS_SIMULATIONS}")).into());
+        }
+        Some(n) => agent.with_simulations(n),
+        None => agent,
+    };
+    let limit = server.config.think_limit;
+    let permit = tokio::time::timeout(limit, server.searches.acquire())
+        .await
+        .map_err(|_| ApiError::busy("every core is searching; try again soon"))?;
+    let _permit = permit.map_err(|_| ApiError::busy("the server is shutting down"))?;
+    let watch = Watch::until(Instant::now() + limit);
+    let analysis = tokio::task::spawn_blocking(move || {
+        with_game!(&game, |g| {
+            let line = replay(g, request.start.as_deref(), &request.moves)?;
+            analyse_position(&line, &agent, &watch)
+        })
+    })
+    .await
+    .map_err(|e| BadRequest(format!("the analysis failed: {e}")))??;
+    Ok(Json(analysis))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpenRequest {
+    spec: String,
+    side: Option<String>,
+    agent: Option<String>,
+    seed: Option<u64>,
+}
+
+async fn open_game(State(server): State<Arc<Server>>, body: Body) -> Result<Json<GameView>, ApiError> {
+    let request: OpenRequest = parse(body)?;
+    let request =
+        NewGame { spec: request.spec, side: request.side, agent: request.agent, seed: request.seed };
+    // Building the agent reads its network or table: off the async threads.
+    let opener = server.clone();
+    let opened = tokio::task::spawn_blocking(move || OpenGames::open(&opener, request));
+    let view = opened.await.map_err(|e| BadRequest(format!("opening the game failed: {e}")))??;
+    Ok(Json(view))
+}
+
+async fn get_game(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(OpenGames::get(&server, game_id(&id)?)?))
+}
+
+async fn close_game(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    OpenGames::close(&server, game_id(&id)?)?;
+    Ok(Json(json!({ "closed": true })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    #[serde(rename = "move")]
+    text: String,
+}
+
+async fn play_move(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    body: Body,
+) -> Result<Json<GameView>, ApiError> {
+    let request: MoveRequest = parse(body)?;
+    Ok(Json(OpenGames::play(&server, game_id(&id)?, &request.text)?))
+}
+
+async fn undo(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(OpenGames::undo(&server, game_id(&id)?)?))
+}
+
+async fn resign(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(OpenGames::resign(&server, game_id(&id)?)?))
+}
+
+#[derive(Deserialize)]
+struct RecordFilter {
+    cell: Option<String>,
+    /// A side's name (its wins) or `draw`.
+    result: Option<String>,
+    #[serde(default)]
+    offset: usize,
+    limit: Option<usize>,
+}
+
+async fn list_records(
+    State(server): State<Arc<Server>>,
+    filter: Result<Query<RecordFilter>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(filter) = filter.map_err(|e| BadRequest(format!("query: {e}")))?;
+    let limit = filter.limit.unwrap_or(100).min(MAX_LISTED);
+    let mut groups: Vec<String> = server.records.iter().map(|(_, r)| r.record.group()).collect();
+    groups.sort();
+    groups.dedup();
+    let wanted = server.records.iter().enumerate().filter(|(_, (_, r))| {
+        let record = &r.record;
+        filter.cell.as_ref().is_none_or(|cell| &record.group() == cell)
+            && filter.result.as_deref().is_none_or(|result| match result {
+                "draw" => record.winner.is_none(),
+                side => record.winner.as_deref() == Some(side),
+            })
+    });
+    let matching: Vec<_> = wanted.collect();
+    let listed: Vec<Value> = matching
+        .iter()
+        .skip(filter.offset)
+        .take(limit)
+        .map(|(id, (path, r))| {
+            json!({
+                "id": id,
+                "file": path.display().to_string(),
+                "game": r.record.game,
+                "group": r.record.group(),
+                "spec": r.record.spec,
+                "winner": r.record.winner,
+                "reason": r.record.reason,
+                "plies": r.record.plies,
+            })
+        })
+        .collect();
+    Ok(Json(json!({ "total": matching.len(), "groups": groups, "records": listed })))
+}
+
+async fn get_record(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let found = id.parse::<usize>().ok().and_then(|i| server.records.get(i));
+    let (path, record) = found.ok_or_else(|| ApiError::not_found(format!("no recorded game {id}")))?;
+    let mut value = serde_json::to_value(&record.record).map_err(|e| BadRequest(e.to_string()))?;
+    value["file"] = json!(path.display().to_string());
+    value["group"] = json!(record.record.group());
+    Ok(Json(value))
+}

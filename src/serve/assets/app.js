@@ -1,0 +1,458 @@
+// rebel-zero's page: play against an agent, replay recorded games, analyse positions. Talks to the
+// JSON API of `rebel-zero serve`; the board is drawn as SVG from the cells the server sends.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+const state = {
+  mode: "play",
+  rulesets: [],
+  game: null,      // the open game (play mode)
+  view: null,      // the position on the board
+  selected: null,  // the cell clicked first
+  record: null,    // the recorded game (replay mode)
+  ply: 0,
+  poll: null,
+};
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function showError(message) {
+  const el = $("error");
+  el.textContent = message || "";
+  el.hidden = !message;
+}
+
+// ---------- the board ----------
+
+function el(name, attrs, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function drawBoard(view) {
+  const svg = $("board");
+  svg.replaceChildren();
+  const board = view.board;
+  const xs = board.cells.map((c) => c.x), ys = board.cells.map((c) => c.y);
+  const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const squares = board.kind === "squares";
+  const span = Math.max(maxX - minX, maxY - minY) + (squares ? 1 : 0);
+  const margin = 36;
+  const unit = (560 - 2 * margin) / span;
+  const px = (c) => margin + (c.x - minX + (squares ? 0.5 : 0)) * unit;
+  const py = (c) => margin + (maxY - c.y + (squares ? 0.5 : 0)) * unit;
+  svg.setAttribute("viewBox", "0 0 560 560");
+  svg.dataset.kind = board.kind;
+  const chess = board.checkered;
+
+  if (squares) {
+    board.cells.forEach((c, i) => {
+      const cls = chess ? ((c.x + c.y) % 2 === 0 ? "square-dark" : "square-light")
+        : (board.marked.includes(i) ? "square-marked" : "square-plain");
+      el("rect", { x: px(c) - unit / 2, y: py(c) - unit / 2, width: unit, height: unit, class: cls }, svg);
+    });
+    board.cells.forEach((c) => {
+      if (c.y === minY) el("text", { x: px(c), y: 560 - 10, class: "cell-label", "text-anchor": "middle" }, svg).textContent = c.label.replace(/\d+/, "");
+      if (c.x === minX) el("text", { x: 12, y: py(c) + 4, class: "cell-label" }, svg).textContent = c.label.replace(/^[a-z]+/, "");
+    });
+  } else {
+    board.marked.forEach((i) => el("circle", { cx: px(board.cells[i]), cy: py(board.cells[i]), r: unit * 0.2, class: "marked-point" }, svg));
+    board.links.forEach(([a, b]) => {
+      const [p, q] = [board.cells[a], board.cells[b]];
+      el("line", { x1: px(p), y1: py(p), x2: px(q), y2: py(q), class: "link" }, svg);
+    });
+    board.cells.forEach((c) => {
+      el("circle", { cx: px(c), cy: py(c), r: 4, class: "point" }, svg);
+      el("text", { x: px(c) + 7, y: py(c) + 16, class: "cell-label" }, svg).textContent = c.label;
+    });
+  }
+
+  if (view.last) {
+    for (const i of view.last) {
+      const c = board.cells[i];
+      if (squares) el("rect", { x: px(c) - unit / 2, y: py(c) - unit / 2, width: unit, height: unit, class: "last" }, svg);
+      else el("circle", { cx: px(c), cy: py(c), r: unit * 0.36, class: "last" }, svg);
+    }
+  }
+  const radius = unit * (squares ? 0.38 : 0.3);
+  for (const piece of view.pieces) {
+    const c = board.cells[piece.cell];
+    const g = el("g", { class: `piece side-${piece.side}${chess ? " chess" : ""}`, "data-cell": piece.cell }, svg);
+    el("circle", { cx: px(c), cy: py(c), r: radius }, g);
+    el("text", { x: px(c), y: py(c) }, g).textContent = piece.letter;
+  }
+  const playable = playableMoves();
+  if (state.selected !== null) {
+    const c = board.cells[state.selected];
+    el("circle", { cx: px(c), cy: py(c), r: radius + 4, class: "selected" }, svg);
+    for (const m of playable.filter((m) => m.from === state.selected)) {
+      const t = board.cells[m.to];
+      el("circle", { cx: px(t), cy: py(t), r: unit * 0.12, class: "target", "data-target": t.label }, svg);
+    }
+  }
+  board.cells.forEach((c, i) => {
+    const hit = squares
+      ? el("rect", { x: px(c) - unit / 2, y: py(c) - unit / 2, width: unit, height: unit, class: "hit" }, svg)
+      : el("circle", { cx: px(c), cy: py(c), r: unit * 0.4, class: "hit" }, svg);
+    hit.dataset.cell = i;
+    hit.dataset.label = c.label;
+    el("title", {}, hit).textContent = c.label;
+    hit.addEventListener("click", () => clickCell(i));
+  });
+}
+
+// ---------- playing by clicks ----------
+
+/// The moves the person may play now: in play mode, on their turn, while the agent is not thinking.
+function playableMoves() {
+  const g = state.game;
+  if (state.mode !== "play" || !g || g.thinking || g.resigned || g.outcome) return [];
+  return g.to_move === g.human ? g.legal : [];
+}
+
+function clickCell(cell) {
+  const moves = playableMoves();
+  $("chooser").hidden = true;
+  if (state.selected !== null) {
+    const chosen = moves.filter((m) => m.from === state.selected && m.to === cell);
+    if (chosen.length === 1) return playMove(chosen[0].text);
+    if (chosen.length > 1) return choose(chosen);
+  }
+  state.selected = moves.some((m) => m.from === cell) ? cell : null;
+  drawBoard(state.view);
+}
+
+/// Several moves share the two cells clicked (captures to choose, a promotion, a squirm): ask which.
+function choose(moves) {
+  const box = $("choices");
+  box.replaceChildren();
+  for (const m of moves) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "choice";
+    b.textContent = m.text;
+    b.addEventListener("click", () => { $("chooser").hidden = true; playMove(m.text); });
+    box.appendChild(b);
+  }
+  $("chooser").hidden = false;
+}
+
+async function playMove(text) {
+  state.selected = null;
+  try { showGame(await api("POST", `/api/games/${state.game.id}/move`, { move: text })); }
+  catch (e) { showError(e.message); }
+}
+
+function showGame(game) {
+  state.game = game;
+  state.view = game;
+  showError(game.error);
+  drawBoard(game);
+  showMoves(game.moves);
+  const names = game.sides;
+  let status;
+  if (game.resigned) status = `You resigned: ${names[1 - game.human]} win.`;
+  else if (game.outcome) status = `Game over: ${game.outcome}.`;
+  else if (game.thinking) status = `${names[1 - game.human]} (${game.agent}) is thinking…`;
+  else if (game.to_move === game.human) status = `Your move (${names[game.human]}).`;
+  else status = `${names[game.to_move]} to move.`;
+  if (game.saved_as !== null && game.saved_as !== undefined) status += ` Saved as game ${game.saved_as} of played.jsonl.`;
+  $("status").textContent = status;
+  const bar = $("thinking");
+  bar.hidden = !game.thinking;
+  if (game.thinking) {
+    bar.max = Math.max(1, game.thinking.planned);
+    bar.value = game.thinking.done;
+  }
+  $("agent-note").textContent = game.note ? `Agent: ${game.note}` : "";
+  $("undo").disabled = game.moves.length === 0;
+  $("resign").disabled = Boolean(game.outcome || game.resigned);
+  clearTimeout(state.poll);
+  if (game.thinking) state.poll = setTimeout(refreshGame, 250);
+}
+
+async function refreshGame() {
+  if (!state.game || state.mode !== "play") return;
+  try { showGame(await api("GET", `/api/games/${state.game.id}`)); }
+  catch (e) { showError(e.message); }
+}
+
+function showMoves(moves) {
+  const list = $("moves");
+  list.replaceChildren();
+  for (const m of moves) {
+    const li = document.createElement("li");
+    li.textContent = m;
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---------- new game ----------
+
+function currentRuleset() {
+  return state.rulesets.find((r) => r.name === $("ruleset").value);
+}
+
+function showRuleset() {
+  const r = currentRuleset();
+  $("summary").textContent = r.summary;
+  const box = $("options");
+  box.replaceChildren();
+  for (const o of r.options) {
+    const label = document.createElement("label");
+    label.textContent = `${o.key} `;
+    label.title = o.meaning;
+    let input;
+    if (o.values.includes("|")) {
+      input = document.createElement("select");
+      for (const v of o.values.split("|")) {
+        const opt = document.createElement("option");
+        opt.value = opt.textContent = v;
+        input.appendChild(opt);
+      }
+      input.value = o.default;
+    } else {
+      input = document.createElement("input");
+      input.type = "text";
+      input.placeholder = `${o.default} (${o.values})`;
+    }
+    input.id = `option-${o.key}`;
+    input.dataset.key = o.key;
+    input.dataset.default = o.default;
+    label.appendChild(input);
+    box.appendChild(label);
+  }
+  const side = $("side");
+  side.replaceChildren();
+  const first = document.createElement("option");
+  first.value = "";
+  first.textContent = "the side that moves first";
+  side.appendChild(first);
+  for (const s of r.sides) {
+    const opt = document.createElement("option");
+    opt.value = opt.textContent = s;
+    side.appendChild(opt);
+  }
+  $("agent").placeholder = r.agent;
+  if (!state.game) preview();
+}
+
+/// The chosen ruleset's start position, shown until a game is opened.
+async function preview() {
+  try {
+    state.view = await api("POST", "/api/position", { spec: chosenSpec() });
+    drawBoard(state.view);
+  } catch (e) { showError(e.message); }
+}
+
+function chosenSpec() {
+  const r = currentRuleset();
+  const options = [];
+  for (const input of $("options").querySelectorAll("[data-key]")) {
+    const value = input.value.trim();
+    if (value && value !== input.dataset.default) options.push(`${input.dataset.key}=${value}`);
+  }
+  return options.length ? `${r.name}:${options.join(",")}` : r.name;
+}
+
+async function newGame() {
+  showError("");
+  state.selected = null;
+  const body = { spec: chosenSpec() };
+  if ($("side").value) body.side = $("side").value;
+  if ($("agent").value.trim()) body.agent = $("agent").value.trim();
+  const old = state.game;
+  try {
+    $("status").textContent = "Opening the game…";
+    showGame(await api("POST", "/api/games", body));
+    $("analysis").replaceChildren();
+    if (old) api("DELETE", `/api/games/${old.id}`).catch(() => {});
+  } catch (e) { showError(e.message); $("status").textContent = ""; }
+}
+
+async function gameAction(action) {
+  if (!state.game) return;
+  state.selected = null;
+  try { showGame(await api("POST", `/api/games/${state.game.id}/${action}`)); }
+  catch (e) { showError(e.message); }
+}
+
+// ---------- replay ----------
+
+async function loadRecords() {
+  const query = new URLSearchParams();
+  if ($("filter-group").value) query.set("cell", $("filter-group").value);
+  if ($("filter-result").value) query.set("result", $("filter-result").value);
+  try {
+    const data = await api("GET", `/api/records?${query}`);
+    const group = $("filter-group");
+    if (group.options.length === 1) {
+      for (const g of data.groups) {
+        const opt = document.createElement("option");
+        opt.value = opt.textContent = g;
+        group.appendChild(opt);
+      }
+    }
+    $("records-count").textContent = data.total === 0
+      ? "No games: start the server with --games FILE (a match's or a study's games.jsonl)."
+      : `${data.total} games${data.total > data.records.length ? `, the first ${data.records.length} listed` : ""}`;
+    const list = $("records");
+    list.replaceChildren();
+    for (const r of data.records) {
+      const li = document.createElement("li");
+      li.dataset.id = r.id;
+      li.textContent = `${r.group} — ${r.winner ? `${r.winner} win` : "draw"} by ${r.reason}, ${r.plies} plies`;
+      li.addEventListener("click", () => openRecord(r.id));
+      list.appendChild(li);
+    }
+    updateResultFilter();
+  } catch (e) { showError(e.message); }
+}
+
+function updateResultFilter() {
+  const select = $("filter-result");
+  if (select.options.length > 1) return;
+  const sides = new Set();
+  for (const r of state.rulesets) r.sides.forEach((s) => sides.add(s));
+  for (const s of [...sides, "draw"]) {
+    const opt = document.createElement("option");
+    opt.value = s;
+    opt.textContent = s === "draw" ? "draws" : `${s} wins`;
+    select.appendChild(opt);
+  }
+}
+
+async function openRecord(id) {
+  try {
+    state.record = await api("GET", `/api/records/${id}`);
+    for (const li of $("records").children) li.classList.toggle("current", li.dataset.id === String(id));
+    await showPly(0);
+  } catch (e) { showError(e.message); }
+}
+
+async function showPly(ply) {
+  const r = state.record;
+  if (!r) return;
+  state.ply = Math.max(0, Math.min(ply, r.moves.length));
+  try {
+    const view = await api("POST", "/api/position", { spec: r.spec, start: r.start, moves: r.moves.slice(0, state.ply) });
+    state.view = view;
+    showError("");
+    drawBoard(view);
+    showMoves(view.moves);
+    const result = r.winner ? `${r.winner} win by ${r.reason}` : `draw by ${r.reason}`;
+    $("ply").textContent = `Move ${state.ply} of ${r.moves.length} (${result}); ${r.spec}`;
+    $("status").textContent = view.outcome ? `Game over: ${view.outcome}.` : `${view.sides[view.to_move]} to move.`;
+  } catch (e) { showError(e.message); }
+}
+
+// ---------- analysis ----------
+
+async function analyse() {
+  const v = state.view;
+  if (!v) return;
+  const box = $("analysis");
+  box.textContent = "Analysing…";
+  const body = { spec: v.spec, moves: v.moves };
+  if (state.mode === "replay" && state.record) body.start = state.record.start;
+  try {
+    const a = await api("POST", "/api/analyse", body);
+    box.replaceChildren();
+    const p = (text) => { const e = document.createElement("p"); e.className = "small"; e.textContent = text; box.appendChild(e); return e; };
+    p(`${a.agent}, ${a.simulations} simulations, for ${v.sides[v.to_move]}`);
+    if (a.network) {
+      const w = a.network;
+      p(`Network: win ${(100 * w.win).toFixed(1)}%, draw ${(100 * w.draw).toFixed(1)}%, loss ${(100 * w.loss).toFixed(1)}%`);
+      const bar = document.createElement("div");
+      bar.className = "wdl";
+      for (const [share, colour] of [[w.win, "#43a047"], [w.draw, "#bdbdbd"], [w.loss, "#e53935"]]) {
+        const d = document.createElement("div");
+        d.style.width = `${100 * share}%`;
+        d.style.background = colour;
+        bar.appendChild(d);
+      }
+      box.appendChild(bar);
+    }
+    if (a.value !== null) p(`Search value ${a.value.toFixed(2)} (−1 loss … +1 win)`);
+    if (a.top.length) box.appendChild(table(["move", "visits", "value"], a.top.map((m) => [m.move, m.visits, m.value === null ? "" : m.value.toFixed(2)]), "top-moves"));
+    if (a.table) box.appendChild(table(["move", "exact value"], a.table.map((m) => [m.move, m.verdict]), "table-moves"));
+    if (a.table_note) p(a.table_note);
+  } catch (e) { box.textContent = ""; showError(e.message); }
+}
+
+function table(head, rows, id) {
+  const t = document.createElement("table");
+  t.id = id;
+  const tr = t.insertRow();
+  for (const h of head) { const th = document.createElement("th"); th.textContent = h; tr.appendChild(th); }
+  for (const row of rows) {
+    const r = t.insertRow();
+    for (const cell of row) r.insertCell().textContent = cell;
+  }
+  return t;
+}
+
+// ---------- tabs and start ----------
+
+function setMode(mode) {
+  state.mode = mode;
+  state.selected = null;
+  $("tab-play").classList.toggle("active", mode === "play");
+  $("tab-replay").classList.toggle("active", mode === "replay");
+  $("play-panel").hidden = mode !== "play";
+  $("replay-panel").hidden = mode !== "replay";
+  $("thinking").hidden = true;
+  $("chooser").hidden = true;
+  $("analysis").replaceChildren();
+  if (mode === "replay") {
+    loadRecords();
+    if (state.record) showPly(state.ply);
+  } else if (state.game) {
+    refreshGame();
+  }
+}
+
+async function start() {
+  $("tab-play").addEventListener("click", () => setMode("play"));
+  $("tab-replay").addEventListener("click", () => setMode("replay"));
+  $("ruleset").addEventListener("change", showRuleset);
+  $("new-game").addEventListener("click", newGame);
+  $("undo").addEventListener("click", () => gameAction("undo"));
+  $("resign").addEventListener("click", () => gameAction("resign"));
+  $("analyse").addEventListener("click", analyse);
+  $("filter-group").addEventListener("change", loadRecords);
+  $("filter-result").addEventListener("change", loadRecords);
+  $("first").addEventListener("click", () => showPly(0));
+  $("prev").addEventListener("click", () => showPly(state.ply - 1));
+  $("next").addEventListener("click", () => showPly(state.ply + 1));
+  $("last").addEventListener("click", () => showPly(Infinity));
+  try {
+    state.rulesets = await api("GET", "/api/rulesets");
+    const select = $("ruleset");
+    for (const r of state.rulesets) {
+      const opt = document.createElement("option");
+      opt.value = opt.textContent = r.name;
+      select.appendChild(opt);
+    }
+    showRuleset();
+    $("status").textContent = "Choose a ruleset and press New game.";
+    document.body.dataset.ready = "true";
+  } catch (e) { showError(e.message); }
+}
+
+start();

@@ -1,0 +1,189 @@
+//! `rebel-zero serve`: the lab in a browser. A local web server (axum on tokio) serves one page (plain
+//! HTML, CSS and JavaScript embedded in the binary; boards drawn as SVG) and a small JSON API to play
+//! any ruleset against any agent, analyse positions and replay recorded games.
+//!
+//! Why axum: it is the ecosystem's default HTTP server on tokio, small, and gives request-size limits
+//! and graceful shutdown for free. The work a request may start is bounded here: searches run on
+//! blocking threads, at most one per core at once, each time-limited; one search per game at a time;
+//! a cap on open games (the least recently used idle one is closed to make room); a cap on request
+//! size; agents may read only files under the folders given on the command line.
+//!
+//! | module | job |
+//! | --- | --- |
+//! | [`board`] | each family's drawing: cells, lines, marked regions, pieces, a move's two cells |
+//! | [`position`] | a position as the page sees it; analysis (network, search, tablebase) |
+//! | [`games`] | games being played: moves, the agent thinking in the background, undo, resign |
+//! | [`api`] | the HTTP routes and their checks |
+
+pub mod api;
+pub mod board;
+pub mod games;
+pub mod position;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+use crate::agents::AgentSpec;
+use crate::game::read_records;
+use crate::game::record::NumberedRecord;
+
+/// A request the server refuses, with the message the page shows (the CLI's message for the same
+/// mistake).
+#[derive(Debug)]
+pub struct BadRequest(pub String);
+
+/// Any refusal: its HTTP status and message, sent as `{"error": message}`.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::NOT_FOUND, message: message.into() }
+    }
+
+    /// The request is fine but must wait: a search is running for the game, or every core is busy.
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::CONFLICT, message: message.into() }
+    }
+}
+
+impl From<BadRequest> for ApiError {
+    fn from(bad: BadRequest) -> ApiError {
+        ApiError { status: StatusCode::BAD_REQUEST, message: bad.0 }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(serde_json::json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// How the server runs, from the command line.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    pub address: SocketAddr,
+    /// Games files offered for replay.
+    pub games: Vec<PathBuf>,
+    /// Folders agents may read networks and tables from (the shipped `checkpoints/` by default).
+    pub readable: Vec<PathBuf>,
+    /// Where finished games are appended (the data folder's played.jsonl).
+    pub played: PathBuf,
+    /// The longest an agent thinks about one move, or one analysis runs.
+    pub think_limit: Duration,
+    /// Games get their seeds from this one, in the order they are opened.
+    pub seed: u64,
+}
+
+/// Games open at once; opening one more closes the least recently used idle one.
+pub const MAX_OPEN_GAMES: usize = 32;
+/// The largest request body accepted.
+pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+
+/// Everything the handlers share.
+pub struct Server {
+    pub config: ServeConfig,
+    /// `readable`, resolved once.
+    readable: Vec<PathBuf>,
+    /// Every game of every `--games` file, numbered across the files in order.
+    pub records: Vec<(PathBuf, NumberedRecord)>,
+    pub games: games::OpenGames,
+    /// One permit per core: searches beyond that wait for one.
+    pub searches: tokio::sync::Semaphore,
+    /// The ruleset listing, made on first request.
+    rulesets: std::sync::OnceLock<serde_json::Value>,
+}
+
+impl Server {
+    /// The server for `config`, with its games files read (an unreadable one is an error naming it).
+    pub fn new(config: ServeConfig) -> anyhow::Result<Server> {
+        let mut records = Vec::new();
+        for path in &config.games {
+            let file = read_records(path)?;
+            records.extend(file.into_iter().map(|r| (path.clone(), r)));
+        }
+        let mut readable = Vec::new();
+        for dir in &config.readable {
+            match std::fs::canonicalize(dir) {
+                Ok(dir) => readable.push(dir),
+                Err(e) => anyhow::bail!("--checkpoints {}: {e}", dir.display()),
+            }
+        }
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Ok(Server {
+            games: games::OpenGames::new(config.seed),
+            config,
+            readable,
+            records,
+            searches: tokio::sync::Semaphore::new(cores),
+            rulesets: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// The agent a request names, refused when it is a person or reads files outside the folders the
+    /// server may read.
+    pub fn checked_agent(&self, text: &str) -> Result<AgentSpec, BadRequest> {
+        let agent = AgentSpec::parse(text).map_err(|e| BadRequest(e.to_string()))?;
+        match &agent {
+            AgentSpec::Human => {
+                return Err(BadRequest("the opponent must be an agent: you play the other side".to_string()));
+            }
+            AgentSpec::Net(settings) => self.check_readable(&settings.checkpoint_dir())?,
+            AgentSpec::Perfect { table: Some(path) } => self.check_readable(std::path::Path::new(path))?,
+            _ => {}
+        }
+        Ok(agent)
+    }
+
+    /// Checks that a file an agent would read lies under a folder the server may read.
+    pub fn check_readable(&self, path: &std::path::Path) -> Result<(), BadRequest> {
+        let resolved =
+            std::fs::canonicalize(path).map_err(|e| BadRequest(format!("{}: {e}", path.display())))?;
+        if self.readable.iter().any(|dir| resolved.starts_with(dir)) {
+            return Ok(());
+        }
+        let folders: Vec<String> = self.readable.iter().map(|d| d.display().to_string()).collect();
+        Err(BadRequest(format!(
+            "{} is outside the folders this server may read ({}); start it with --checkpoints DIR to add one",
+            path.display(),
+            if folders.is_empty() { "none".to_string() } else { folders.join(", ") }
+        )))
+    }
+}
+
+/// Serves until Ctrl-C, printing the address it listens on first (`--port 0` picks a free port).
+pub fn run(config: ServeConfig) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let server = Arc::new(Server::new(config)?);
+    runtime.block_on(async {
+        let address = server.config.address;
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {address}: {e}"))?;
+        let bound = listener.local_addr()?;
+        if !bound.ip().is_loopback() {
+            eprintln!("warning: listening on {bound}: anyone who can reach this address can use the server");
+        }
+        println!("rebel-zero serve: http://{bound}/ (Ctrl-C to stop)");
+        use std::io::Write;
+        std::io::stdout().flush()?;
+        let app = api::router(server.clone());
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        server.games.stop_all();
+        anyhow::Ok(())
+    })?;
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! A position as the page sees it (board, pieces, legal moves, result) and what the lab knows about it
+//! (the network's win/draw/loss, a search's top moves, the tablebase's exact values).
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::BadRequest;
+use super::board::{Drawable, Drawing, PieceView};
+use crate::agents::perfect::shared_table;
+use crate::agents::{AgentSpec, Watch};
+use crate::game::hunt::HuntGame;
+use crate::game::{Game, Playthrough, describe_outcome};
+use crate::nn::{NetEvaluator, NetGame};
+use crate::search::{Evaluations, Evaluator, LeafBatch};
+use crate::tablebase::{Tablebase, default_table_path};
+
+/// A position and everything needed to draw it and play on from it.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionView {
+    pub spec: String,
+    pub sides: [&'static str; 2],
+    pub board: Drawing,
+    pub pieces: Vec<PieceView>,
+    /// The side to move's index.
+    pub to_move: usize,
+    /// The moves played from the start position, in notation.
+    pub moves: Vec<String>,
+    /// The last move's two cells.
+    pub last: Option<[usize; 2]>,
+    pub legal: Vec<MoveView>,
+    /// "rebels win by blockade", "draw by repetition"; `None` while the game goes on.
+    pub outcome: Option<String>,
+    /// The winner's index, when the game was won.
+    pub winner: Option<usize>,
+}
+
+/// A legal move: its notation and the two cells it is played with.
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveView {
+    pub text: String,
+    pub from: usize,
+    pub to: usize,
+}
+
+pub fn view<G: Drawable>(line: &Playthrough<G>) -> PositionView {
+    let game = line.game();
+    let state = line.state();
+    let plies = line.moves().len();
+    let last = plies.checked_sub(1).map(|i| game.move_ends(&line.states()[i], line.moves()[i]));
+    let legal = line
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let [from, to] = game.move_ends(state, mv);
+            MoveView { text: game.format_move(state, mv), from, to }
+        })
+        .collect();
+    let outcome = line.outcome();
+    PositionView {
+        spec: game.spec().to_string(),
+        sides: game.side_names(),
+        board: game.drawing(),
+        pieces: game.pieces(state),
+        to_move: game.to_move(state).index(),
+        moves: line.move_texts(),
+        last,
+        legal,
+        outcome: outcome.map(|o| describe_outcome(game, &o)),
+        winner: outcome.and_then(|o| o.winner).map(|s| s.index()),
+    }
+}
+
+/// The game after `moves` from `start` (the ruleset's start position when `None`); an error names the
+/// move that fails and why.
+pub fn replay<G: Game>(
+    game: &G,
+    start: Option<&str>,
+    moves: &[String],
+) -> Result<Playthrough<G>, BadRequest> {
+    let state = match start {
+        Some(text) => game.parse_position(text).map_err(|e| BadRequest(format!("start position: {e}")))?,
+        None => game.start(),
+    };
+    if moves.len() > game.max_plies() as usize {
+        return Err(BadRequest(format!(
+            "{} moves: more than the game's cap of {}",
+            moves.len(),
+            game.max_plies()
+        )));
+    }
+    let mut line = Playthrough::from_position(game.clone(), state);
+    for (ply, text) in moves.iter().enumerate() {
+        line.play_text(text).map_err(|e| BadRequest(format!("move {} (`{text}`): {e}", ply + 1)))?;
+    }
+    Ok(line)
+}
+
+/// What the lab knows about a position for its side to move.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// The agent whose search gave `top`.
+    pub agent: String,
+    /// The network's own win/draw/loss estimate, before any search (net agents only).
+    pub network: Option<Wdl>,
+    /// The search's value, −1..1.
+    pub value: Option<f32>,
+    pub simulations: u32,
+    /// The most visited moves first.
+    pub top: Vec<MoveStat>,
+    /// Each legal move's exact value by the tablebase (sixteen-rebels with its table built).
+    pub table: Option<Vec<TableMove>>,
+    /// Why there is no table column, when the ruleset is one a table could solve.
+    pub table_note: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Wdl {
+    pub win: f32,
+    pub draw: f32,
+    pub loss: f32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MoveStat {
+    #[serde(rename = "move")]
+    pub text: String,
+    pub visits: u32,
+    pub value: Option<f32>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TableMove {
+    #[serde(rename = "move")]
+    pub text: String,
+    /// "win in 5 plies", "draw", "loss in 12 plies": for the side that plays the move.
+    pub verdict: String,
+}
+
+/// Analyses the position `line` ends in with `agent` (searching within `watch`'s limits).
+pub fn analyse<G: NetGame>(
+    line: &Playthrough<G>,
+    agent: &AgentSpec,
+    watch: &Watch,
+) -> Result<Analysis, BadRequest> {
+    let game = line.game();
+    let state = line.state();
+    let mut analysis = Analysis {
+        agent: agent.to_string(),
+        network: None,
+        value: None,
+        simulations: 0,
+        top: Vec::new(),
+        table: None,
+        table_note: None,
+    };
+    if line.is_over() {
+        return Ok(analysis);
+    }
+    if let AgentSpec::Net(settings) = agent {
+        analysis.network = Some(network_wdl(game, line, &settings.checkpoint_dir())?);
+    }
+    let mut searcher = agent.build(game, 1).map_err(|e| BadRequest(e.to_string()))?;
+    searcher.choose_watched(line, watch);
+    analysis.simulations = watch.done.load(std::sync::atomic::Ordering::Relaxed);
+    let root = searcher.last_root();
+    let visits: u32 = root.iter().map(|r| r.1).sum();
+    if visits > 0 {
+        let weighted: f32 = root.iter().filter_map(|&(_, n, q)| q.map(|q| q * n as f32)).sum();
+        analysis.value = Some(weighted / visits as f32);
+    }
+    analysis.top = root
+        .into_iter()
+        .take(8)
+        .map(|(mv, visits, value)| MoveStat { text: game.format_move(state, mv), visits, value })
+        .collect();
+    if let Some(hunt) = (game as &dyn std::any::Any).downcast_ref::<HuntGame>() {
+        let hunt_state = (state as &dyn std::any::Any).downcast_ref().expect("a hunt game's state");
+        match table_moves(hunt, hunt_state) {
+            Ok(moves) => analysis.table = moves,
+            Err(note) => analysis.table_note = Some(note),
+        }
+    }
+    Ok(analysis)
+}
+
+/// The network's win/draw/loss for the side to move in the position `line` ends in.
+fn network_wdl<G: NetGame>(game: &G, line: &Playthrough<G>, checkpoint: &Path) -> Result<Wdl, BadRequest> {
+    let device = burn::prelude::Device::flex();
+    let net = crate::nn::checkpoint::load_for_game(checkpoint, game, &device)
+        .map_err(|e| BadRequest(format!("{}: {e}", checkpoint.display())))?;
+    let mut evaluator = NetEvaluator::new(game, crate::nn::InferenceNet::new(&net));
+    let mut leaves = LeafBatch::<G>::default();
+    leaves.push(line.state(), line.plies(), line.legal_moves().iter().copied());
+    let mut out = Evaluations::default();
+    out.prepare(&leaves);
+    evaluator.evaluate(game, &leaves, &mut out);
+    let (value, draw) = (out.values[0], out.draws[0]);
+    Ok(Wdl { win: (1.0 + value - draw) / 2.0, draw, loss: (1.0 - value - draw) / 2.0 })
+}
+
+/// Each legal move's verdict from the table of `game`'s rules, `Ok(None)` for rules no table solves,
+/// and an error note when the table could solve them but has not been built.
+fn table_moves(game: &HuntGame, state: &<HuntGame as Game>::State) -> Result<Option<Vec<TableMove>>, String> {
+    if Tablebase::check_supported(game).is_err() {
+        return Ok(None);
+    }
+    let path = default_table_path(game);
+    if !path.exists() {
+        return Err(format!(
+            "no tablebase for these rules yet: `rebel-zero solve {}` builds it",
+            game.spec()
+        ));
+    }
+    let table = shared_table(game, &path).map_err(|e| e.to_string())?;
+    let moves = table.move_verdicts(state);
+    Ok(Some(
+        moves
+            .into_iter()
+            .map(|(mv, verdict)| TableMove {
+                text: game.format_move(state, mv),
+                verdict: verdict.map_or("not in the table".to_string(), |v| v.to_string()),
+            })
+            .collect(),
+    ))
+}

@@ -1,0 +1,211 @@
+//! The page of `rebel-zero serve` in a real browser: Debian's chromium driven through chromedriver
+//! (WebDriver, by fantoccini). A game of each board kind is started, a move clicked, the agent's reply
+//! seen and undone; a recorded game is stepped through and analysed. Each board kind's screenshot is
+//! saved (to `$REBEL_ZERO_SCREENSHOTS` when set: `docs/screenshots` regenerates the README's).
+//!
+//! Without chromium and chromedriver these tests fail, saying how to install them: a browser test that
+//! passes without a browser would prove nothing.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::json;
+
+use super::serve::{serve, study_games};
+
+const INSTALL: &str = "the browser tests need Debian's chromium and chromium-driver: \
+                       sudo apt-get install -y chromium chromium-driver (.ci/run installs them)";
+
+/// A chromedriver on a free port, killed when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn find_program(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| p.is_file())
+}
+
+fn start_driver() -> Driver {
+    let driver = find_program("chromedriver").unwrap_or_else(|| panic!("no chromedriver on PATH: {INSTALL}"));
+    assert!(find_program("chromium").is_some(), "no chromium on PATH: {INSTALL}");
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("chromedriver does not start ({e}): {INSTALL}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not open port {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver { child, url: format!("http://127.0.0.1:{port}") }
+}
+
+/// A headless chromium session, flags as a sandboxed CI machine needs them (no network beyond
+/// loopback, no first-run or background traffic).
+async fn browser(driver: &Driver, profile: &Path) -> Client {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1200,860",
+    ];
+    let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    let options = json!({ "args": args });
+    let capabilities = json!({ "browserName": "chrome", "goog:chromeOptions": options });
+    let serde_json::Value::Object(capabilities) = capabilities else { unreachable!() };
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&driver.url)
+        .await
+        .unwrap_or_else(|e| panic!("chromium does not start through chromedriver ({e}): {INSTALL}"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("browser-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Waits (up to a minute) until the text of the element `css` satisfies `wanted`, and returns it.
+async fn wait_text(client: &Client, css: &str, wanted: impl Fn(&str) -> bool) -> String {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut last = String::new();
+    while Instant::now() < deadline {
+        if let Ok(element) = client.find(Locator::Css(css)).await {
+            last = element.text().await.unwrap_or_default();
+            if wanted(&last) {
+                return last;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("`{css}` still reads {last:?} after a minute");
+}
+
+async fn count(client: &Client, css: &str) -> usize {
+    client.find_all(Locator::Css(css)).await.unwrap().len()
+}
+
+/// Waits until exactly `wanted` elements match `css`.
+async fn wait_count(client: &Client, css: &str, wanted: usize) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while count(client, css).await != wanted {
+        assert!(Instant::now() < deadline, "`{css}` never matched {wanted} elements");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn click(client: &Client, css: &str) {
+    let element = client.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css(css)).await;
+    element.unwrap_or_else(|e| panic!("no `{css}`: {e}")).click().await.unwrap();
+}
+
+fn screenshot_dir() -> PathBuf {
+    let dir = std::env::var_os("REBEL_ZERO_SCREENSHOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap()
+}
+
+#[test]
+fn a_game_of_each_board_kind_is_played_by_clicks_and_undone() {
+    let driver = start_driver();
+    let server = serve("browser-play", &["--think-seconds", "5"]);
+    let profile = scratch("play");
+    runtime().block_on(async {
+        let client = browser(&driver, &profile).await;
+        client.goto(&format!("http://{}/", server.address)).await.unwrap();
+        client.wait().for_element(Locator::Css("body[data-ready]")).await.unwrap();
+        // The side that moves first is the person's by default; each first move is a plain one.
+        for (spec, from, to, kind) in [
+            ("sixteen-rebels", "c3", "c4", "points"),
+            ("imperial-contest", "c5", "c6", "squares"),
+            ("chess", "e2", "e4", "squares"),
+        ] {
+            client.find(Locator::Css("#ruleset")).await.unwrap().select_by_value(spec).await.unwrap();
+            let agent = client.find(Locator::Css("#agent")).await.unwrap();
+            agent.clear().await.unwrap();
+            agent.send_keys("mcts:sims=40").await.unwrap();
+            click(&client, "#new-game").await;
+            wait_text(&client, "#status", |s| s.starts_with("Your move")).await;
+            let drawn = client.find(Locator::Css("#board")).await.unwrap().attr("data-kind").await.unwrap();
+            assert_eq!(drawn.as_deref(), Some(kind), "{spec}");
+            click(&client, &format!(".hit[data-label='{from}']")).await;
+            assert!(
+                count(&client, &format!(".target[data-target='{to}']")).await == 1,
+                "{spec}: {to} is a target"
+            );
+            click(&client, &format!(".hit[data-label='{to}']")).await;
+            // The agent replies (the progress bar shows while it thinks), and it is the person's turn.
+            wait_count(&client, "#moves li", 2).await;
+            wait_text(&client, "#status", |s| s.starts_with("Your move")).await;
+            let first = client.find(Locator::Css("#moves li")).await.unwrap().text().await.unwrap();
+            assert!(first.contains(from) && first.contains(to), "{spec}: {first}");
+            assert_eq!(count(&client, ".last").await, 2, "{spec}: the reply is marked");
+            let png = client.screenshot().await.unwrap();
+            let name = spec.split(':').next().unwrap();
+            std::fs::write(screenshot_dir().join(format!("{name}.png")), &png).unwrap();
+            click(&client, "#undo").await;
+            wait_count(&client, "#moves li", 0).await;
+        }
+        client.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_recorded_game_is_stepped_through_and_analysed() {
+    let driver = start_driver();
+    let games = study_games("chess");
+    let server = serve("browser-replay", &["--games", games.to_str().unwrap(), "--think-seconds", "3"]);
+    let profile = scratch("replay");
+    runtime().block_on(async {
+        let client = browser(&driver, &profile).await;
+        client.goto(&format!("http://{}/", server.address)).await.unwrap();
+        client.wait().for_element(Locator::Css("body[data-ready]")).await.unwrap();
+        click(&client, "#tab-replay").await;
+        client.find(Locator::Css("#filter-result")).await.unwrap().select_by_value("white").await.unwrap();
+        wait_text(&client, "#records li", |s| s.contains("white win")).await;
+        click(&client, "#records li").await;
+        wait_text(&client, "#ply", |s| s.starts_with("Move 0 of")).await;
+        click(&client, "#next").await;
+        click(&client, "#next").await;
+        wait_text(&client, "#ply", |s| s.starts_with("Move 2 of")).await;
+        wait_count(&client, "#moves li", 2).await;
+        click(&client, "#last").await;
+        wait_text(&client, "#status", |s| s.starts_with("Game over: white win")).await;
+        click(&client, "#prev").await;
+        click(&client, "#analyse").await;
+        client.wait().at_most(Duration::from_secs(60)).for_element(Locator::Css("#top-moves")).await.unwrap();
+        assert!(count(&client, "#top-moves tr").await >= 2, "the search's top moves are listed");
+        let png = client.screenshot().await.unwrap();
+        std::fs::write(screenshot_dir().join("replay.png"), &png).unwrap();
+        client.close().await.unwrap();
+    });
+}

@@ -1,0 +1,310 @@
+//! `rebel-zero serve` over loopback: the JSON API plays, undoes, resigns, analyses and replays; bad
+//! input is a 4xx with the CLI's message; a load of hundreds of requests gets well-formed answers,
+//! no crash, and bounded memory.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// A running `rebel-zero serve` on a free port, killed when dropped.
+pub struct Served {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+    pub data: PathBuf,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A study's games, shipped in the repository, to replay.
+pub fn study_games(study: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/studies").join(study).join("games.jsonl.gz")
+}
+
+/// Starts the server with `args` (besides `--port 0`), its data folder a scratch one named `name`.
+pub fn serve(name: &str, args: &[&str]) -> Served {
+    let data = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-{name}"));
+    let _ = std::fs::remove_dir_all(&data);
+    std::fs::create_dir_all(&data).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("REBEL_ZERO_DATA", &data)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let address = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("the server prints its address first, not {first:?}"))
+        .to_string();
+    Served { child, address, data }
+}
+
+/// One HTTP/1.1 request; the status and the body (JSON unless the route is the page's).
+pub fn request(address: &str, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    let body = body.unwrap_or("");
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let _ = stream.write_all(body.as_bytes()); // a refused oversized body may close the socket early
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let response = String::from_utf8(response).expect("UTF-8 response");
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or_else(|| panic!("no head in {response:?}"));
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{head}"));
+    (status, body.to_string())
+}
+
+/// A request whose answer must be JSON; returns the status and the value.
+pub fn call(address: &str, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+    let text = body.map(|b| b.to_string());
+    let (status, answer) = request(address, method, path, text.as_deref());
+    let value = serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{method} {path}: {e}: {answer:?}"));
+    (status, value)
+}
+
+fn ok(address: &str, method: &str, path: &str, body: Option<Value>) -> Value {
+    let (status, value) = call(address, method, path, body);
+    assert_eq!(status, 200, "{method} {path}: {value}");
+    value
+}
+
+/// Polls the game until the agent has moved (its search is time-limited, so this ends).
+fn after_agent(address: &str, id: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let game = ok(address, "GET", &format!("/api/games/{id}"), None);
+        if game["thinking"].is_null() {
+            return game;
+        }
+        assert!(Instant::now() < deadline, "the agent is still thinking after a minute: {game}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn moves(game: &Value) -> Vec<String> {
+    game["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn a_game_against_an_agent_plays_undoes_resigns_and_is_saved() {
+    let server = serve("play", &["--think-seconds", "5"]);
+    let a = server.address.as_str();
+    // The person plays the Rebels, so the General (moving first) opens at once.
+    let opened = ok(
+        a,
+        "POST",
+        "/api/games",
+        Some(json!({"spec": "sixteen-rebels", "side": "rebels", "agent": "mcts:sims=50"})),
+    );
+    let id = opened["id"].as_u64().unwrap();
+    let game = after_agent(a, id);
+    assert_eq!(moves(&game).len(), 1, "{game}");
+    assert_eq!(game["to_move"], 1);
+    let legal = game["legal"].as_array().unwrap();
+    assert!(!legal.is_empty());
+    let first = legal[0]["text"].as_str().unwrap().to_string();
+    // Not the person's turn while the agent thinks; a wrong move names the legal ones.
+    let (status, refused) = call(a, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": "a1-a9"})));
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["error"].as_str().unwrap().contains("a9"), "{refused}");
+    ok(a, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": first})));
+    let game = after_agent(a, id);
+    assert_eq!(moves(&game).len(), 3, "the agent replied: {game}");
+    assert!(game["note"].as_str().unwrap().contains("simulations"), "{game}");
+    let undone = ok(a, "POST", &format!("/api/games/{id}/undo"), None);
+    assert_eq!(moves(&undone).len(), 1, "undo takes back the person's move and the reply: {undone}");
+    let resigned = ok(a, "POST", &format!("/api/games/{id}/resign"), None);
+    assert_eq!(resigned["resigned"], true);
+    assert_eq!(resigned["saved_as"], 0, "{resigned}");
+    let (status, _) = call(a, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": first})));
+    assert_eq!(status, 400, "no move after resigning");
+    let saved = std::fs::read_to_string(server.data.join("played.jsonl")).unwrap();
+    let record: Value = serde_json::from_str(saved.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (record["winner"].as_str(), record["reason"].as_str()),
+        (Some("general"), Some("resignation"))
+    );
+    assert_eq!(record["agents"]["rebels"], "human");
+    ok(a, "DELETE", &format!("/api/games/{id}"), None);
+    assert_eq!(call(a, "GET", &format!("/api/games/{id}"), None).0, 404);
+}
+
+#[test]
+fn every_board_kind_opens_and_its_first_moves_play() {
+    let server = serve("kinds", &["--think-seconds", "5"]);
+    let a = server.address.as_str();
+    // With no side named, the person plays the side that moves first.
+    for (spec, kind) in [
+        ("twenty-six-rebels", "points"),
+        ("juroku-musashi:triangle=closed", "points"),
+        ("imperial-contest", "squares"),
+        ("squirm-chess:pawns=berolina", "squares"),
+    ] {
+        let game = ok(a, "POST", "/api/games", Some(json!({"spec": spec, "agent": "mcts:sims=20"})));
+        assert_eq!(game["board"]["kind"], kind, "{spec}");
+        let id = game["id"].as_u64().unwrap();
+        let text = game["legal"][0]["text"].as_str().unwrap().to_string();
+        ok(a, "POST", &format!("/api/games/{id}/move"), Some(json!({"move": text})));
+        let game = after_agent(a, id);
+        assert_eq!(moves(&game).len(), 2, "{spec}: {game}");
+        assert!(game["last"].is_array(), "{spec}: the agent's move is marked");
+    }
+}
+
+#[test]
+fn positions_analyses_and_records_answer_and_bad_requests_are_refused() {
+    let games = study_games("chess");
+    let server = serve("api", &["--games", games.to_str().unwrap(), "--think-seconds", "5"]);
+    let a = server.address.as_str();
+    let position = ok(a, "POST", "/api/position", Some(json!({"spec": "chess", "moves": ["e2e4", "e7e5"]})));
+    assert_eq!(position["legal"].as_array().unwrap().len(), 29);
+    assert_eq!(position["pieces"].as_array().unwrap().len(), 32);
+    let analysis = ok(
+        a,
+        "POST",
+        "/api/analyse",
+        Some(
+            json!({"spec": "sixteen-rebels", "agent": "net:path=checkpoints/sixteen-rebels,sims=64", "moves": []}),
+        ),
+    );
+    let wdl = &analysis["network"];
+    let total = wdl["win"].as_f64().unwrap() + wdl["draw"].as_f64().unwrap() + wdl["loss"].as_f64().unwrap();
+    assert!((total - 1.0).abs() < 1e-3, "{analysis}");
+    let visits: u64 = analysis["top"].as_array().unwrap().iter().map(|m| m["visits"].as_u64().unwrap()).sum();
+    assert!(visits > 0 && analysis["simulations"].as_u64().unwrap() <= 64, "{analysis}");
+
+    let listing = ok(a, "GET", "/api/records?result=draw&limit=3", None);
+    assert!(listing["total"].as_u64().unwrap() > 3);
+    let first = &listing["records"][0];
+    assert!(first["winner"].is_null());
+    let record = ok(a, "GET", &format!("/api/records/{}", first["id"]), None);
+    let replayed = ok(
+        a,
+        "POST",
+        "/api/position",
+        Some(json!({"spec": record["spec"], "start": record["start"], "moves": record["moves"]})),
+    );
+    assert!(replayed["outcome"].as_str().unwrap().starts_with("draw"), "{replayed}");
+    let group = first["group"].as_str().unwrap();
+    let by_cell = ok(a, "GET", &format!("/api/records?cell={group}&limit=500"), None);
+    assert!(by_cell["records"].as_array().unwrap().iter().all(|r| r["group"] == group));
+
+    let refused = [
+        ("POST", "/api/position", r#"{"spec": "chesss"}"#, "unknown ruleset `chesss`"),
+        ("POST", "/api/position", r#"{"spec": "chess", "moves": ["e2e5"]}"#, "move 1 (`e2e5`)"),
+        ("POST", "/api/position", r#"{"spec": "chess:pawns=x"}"#, "pawns"),
+        ("POST", "/api/position", r#"{"spec": "#, "request body"),
+        ("POST", "/api/games", r#"{"spec": "chess", "agent": "net:path=/etc"}"#, "outside the folders"),
+        ("POST", "/api/games", r#"{"spec": "chess", "agent": "mcts:sims=-1"}"#, "sims"),
+        ("POST", "/api/games", r#"{"spec": "chess", "agent": "human"}"#, "must be an agent"),
+        ("POST", "/api/games", r#"{"spec": "chess", "side": "red"}"#, "not a side"),
+        ("POST", "/api/analyse", r#"{"spec": "chess", "simulations": 0}"#, "simulations"),
+        ("GET", "/api/games/999", "", "no open game"),
+        ("GET", "/api/records/99999999", "", "no recorded game"),
+        ("GET", "/nothing-here", "", "no such page"),
+    ];
+    for (method, path, body, wanted) in refused {
+        let (status, answer) = request(a, method, path, Some(body));
+        assert!((400..500).contains(&status), "{method} {path} {body}: {status} {answer}");
+        let error: Value = serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {answer}"));
+        assert!(error["error"].as_str().unwrap().contains(wanted), "{method} {path} {body}: {answer}");
+    }
+    let (status, answer) = request(a, "POST", "/api/position", Some(&"x".repeat(100_000)));
+    assert_eq!(status, 413, "{answer}");
+    assert!(serde_json::from_str::<Value>(&answer).is_ok(), "{answer}");
+    let (status, page) = request(a, "GET", "/", None);
+    assert_eq!(status, 200);
+    assert!(page.contains("<svg id=\"board\""));
+}
+
+/// The server's resident memory in kB (Linux).
+fn resident_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn hundreds_of_requests_get_well_formed_answers_and_memory_stays_bounded() {
+    let server = serve("load", &["--think-seconds", "2"]);
+    let address = server.address.clone();
+    let pid = server.child.id();
+    // Warm up (the first search allocates its arenas), then measure what the load adds.
+    ok(&address, "POST", "/api/analyse", Some(json!({"spec": "imperial-contest", "agent": "mcts:sims=50"})));
+    let before = resident_kb(pid);
+    let started = Instant::now();
+    let workers: Vec<_> = (0..8)
+        .map(|worker| {
+            let a = address.clone();
+            std::thread::spawn(move || {
+                let mut answered = 0;
+                for i in 0..50 {
+                    let (method, path, body) = match (worker + i) % 6 {
+                        0 => ("GET", "/api/rulesets".to_string(), None),
+                        1 => (
+                            "POST",
+                            "/api/position".to_string(),
+                            Some(json!({"spec": "chess", "moves": ["e2e4"]})),
+                        ),
+                        2 => (
+                            "POST",
+                            "/api/position".to_string(),
+                            Some(json!({"spec": "chess", "moves": ["e2e9"]})),
+                        ),
+                        3 => (
+                            "POST",
+                            "/api/games".to_string(),
+                            Some(
+                                json!({"spec": "sixteen-rebels", "agent": "mcts:sims=30", "side": "rebels"}),
+                            ),
+                        ),
+                        // Not sixteen-rebels: its analysis reads the 1 GB tablebase where one is built.
+                        4 => (
+                            "POST",
+                            "/api/analyse".to_string(),
+                            Some(json!({"spec": "imperial-contest", "agent": "mcts:sims=30"})),
+                        ),
+                        _ => ("GET", format!("/api/games/{}", i), None),
+                    };
+                    let (status, value) = call(&a, method, &path, body);
+                    assert!(
+                        status == 200 || (400..500).contains(&status),
+                        "{method} {path}: {status} {value}"
+                    );
+                    assert!(status == 200 || value["error"].is_string(), "{value}");
+                    answered += 1;
+                }
+                answered
+            })
+        })
+        .collect();
+    let answered: usize = workers.into_iter().map(|w| w.join().expect("no worker panicked")).sum();
+    assert_eq!(answered, 400);
+    assert!(started.elapsed() < Duration::from_secs(300), "{:?}", started.elapsed());
+    // More games were opened (about 67) than may be open at once: the oldest were closed.
+    let (status, _) = call(&address, "GET", "/api/games/1", None);
+    assert_eq!(status, 404, "the first game was closed to make room");
+    let grown = resident_kb(pid).saturating_sub(before);
+    assert!(grown < 300_000, "the server grew by {grown} kB under load");
+    assert_eq!(call(&address, "GET", "/api/rulesets", None).0, 200, "still serving");
+}
