@@ -18,7 +18,8 @@ pub struct ServeArgs {
     /// The address to listen on. Loopback by default; any other address lets other machines in.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     bind: IpAddr,
-    /// A games file (a match's or a study's games.jsonl, gzipped or not) to replay; repeatable.
+    /// A games file (a match's or a study's games.jsonl, gzipped or not) to replay; repeatable. By
+    /// default the shipped studies' games (docs/studies/*/games.jsonl.gz).
     #[arg(long = "games", value_name = "FILE")]
     games: Vec<PathBuf>,
     /// A folder agents may read networks and tables from, besides the shipped checkpoints/;
@@ -50,12 +51,28 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     let shipped = crate::files::find_shipped(std::path::Path::new("checkpoints"));
     let readable =
         shipped.is_dir().then_some(shipped).into_iter().chain(args.checkpoints.iter().cloned()).collect();
+    let games = if args.games.is_empty() { shipped_studies() } else { args.games.clone() };
     serve(ServeConfig {
         address: SocketAddr::new(args.bind, args.port),
-        games: args.games.clone(),
+        games,
         readable,
         played: crate::files::data_dir().join(super::play::PLAYED_FILE),
         think_limit: Duration::from_secs_f64(args.think_seconds),
         seed: args.seed,
     })
+}
+
+/// The games of the studies shipped in docs/studies/, in name order.
+fn shipped_studies() -> Vec<PathBuf> {
+    let studies = crate::files::find_shipped(std::path::Path::new("docs/studies"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(studies)
+        .map(|dir| {
+            dir.filter_map(|e| e.ok())
+                .map(|e| e.path().join("games.jsonl.gz"))
+                .filter(|p| p.is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    files
 }

@@ -10,7 +10,7 @@
 //! | `POST /api/games` | `{spec, side?, agent?, seed?}`: opens a game against an agent |
 //! | `GET`/`DELETE /api/games/{id}` | the game; closes it |
 //! | `POST /api/games/{id}/move` `/undo` `/resign` | `{move}`; takes back; resigns |
-//! | `GET /api/records?cell=&result=&offset=&limit=` | the `--games` files' games, filtered |
+//! | `GET /api/records?file=&cell=&result=&offset=&limit=` | the games files' games, filtered |
 //! | `GET /api/records/{id}` | one recorded game |
 
 use std::sync::Arc;
@@ -239,6 +239,8 @@ async fn resign(
 
 #[derive(Deserialize)]
 struct RecordFilter {
+    /// The games file, by its place in the server's list.
+    file: Option<usize>,
     cell: Option<String>,
     /// A side's name (its wins) or `draw`.
     result: Option<String>,
@@ -253,12 +255,16 @@ async fn list_records(
 ) -> Result<Json<Value>, ApiError> {
     let Query(filter) = filter.map_err(|e| BadRequest(format!("query: {e}")))?;
     let limit = filter.limit.unwrap_or(100).min(MAX_LISTED);
-    let mut groups: Vec<String> = server.records.iter().map(|(_, r)| r.record.group()).collect();
+    let files = &server.config.games;
+    let in_file = |path: &std::path::PathBuf| filter.file.is_none_or(|f| files.get(f) == Some(path));
+    let mut groups: Vec<String> =
+        server.records.iter().filter(|(path, _)| in_file(path)).map(|(_, r)| r.record.group()).collect();
     groups.sort();
     groups.dedup();
-    let wanted = server.records.iter().enumerate().filter(|(_, (_, r))| {
+    let wanted = server.records.iter().enumerate().filter(|(_, (path, r))| {
         let record = &r.record;
-        filter.cell.as_ref().is_none_or(|cell| &record.group() == cell)
+        in_file(path)
+            && filter.cell.as_ref().is_none_or(|cell| &record.group() == cell)
             && filter.result.as_deref().is_none_or(|result| match result {
                 "draw" => record.winner.is_none(),
                 side => record.winner.as_deref() == Some(side),
@@ -282,7 +288,8 @@ async fn list_records(
             })
         })
         .collect();
-    Ok(Json(json!({ "total": matching.len(), "groups": groups, "records": listed })))
+    let files: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    Ok(Json(json!({ "total": matching.len(), "files": files, "groups": groups, "records": listed })))
 }
 
 async fn get_record(

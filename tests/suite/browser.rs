@@ -175,6 +175,25 @@ fn a_game_of_each_board_kind_is_played_by_clicks_and_undone() {
             click(&client, "#undo").await;
             wait_count(&client, "#moves li", 0).await;
         }
+        // Several turns share the two squares clicked: a squirm before e7e5 is chosen from a list.
+        client.find(Locator::Css("#ruleset")).await.unwrap().select_by_value("squirm-chess").await.unwrap();
+        client.find(Locator::Css("#side")).await.unwrap().select_by_value("black").await.unwrap();
+        click(&client, "#new-game").await;
+        wait_text(&client, "#status", |s| s.starts_with("Your move (black)")).await;
+        click(&client, ".hit[data-label='e7']").await;
+        click(&client, ".hit[data-label='e5']").await;
+        let choices = client.find_all(Locator::Css("#choices button")).await.unwrap();
+        assert!(choices.len() >= 2, "e7e5 with and without squirms");
+        let mut squirm = None;
+        for choice in choices {
+            if choice.text().await.unwrap().starts_with("r:") {
+                squirm = Some(choice);
+            }
+        }
+        squirm.expect("a squirm among the choices").click().await.unwrap();
+        wait_count(&client, "#moves li", 3).await;
+        let played = client.find_all(Locator::Css("#moves li")).await.unwrap()[1].text().await.unwrap();
+        assert!(played.starts_with("r:") && played.ends_with("e7e5"), "{played}");
         client.close().await.unwrap();
     });
 }

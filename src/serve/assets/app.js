@@ -296,18 +296,30 @@ async function gameAction(action) {
 
 async function loadRecords() {
   const query = new URLSearchParams();
+  if ($("filter-file").value) query.set("file", $("filter-file").value);
   if ($("filter-group").value) query.set("cell", $("filter-group").value);
   if ($("filter-result").value) query.set("result", $("filter-result").value);
   try {
     const data = await api("GET", `/api/records?${query}`);
-    const group = $("filter-group");
-    if (group.options.length === 1) {
-      for (const g of data.groups) {
+    const file = $("filter-file");
+    if (file.options.length === 1) {
+      data.files.forEach((f, i) => {
         const opt = document.createElement("option");
-        opt.value = opt.textContent = g;
-        group.appendChild(opt);
-      }
+        opt.value = i;
+        opt.textContent = f.split("/").slice(-2).join("/");
+        file.appendChild(opt);
+      });
     }
+    const group = $("filter-group");
+    const chosen = group.value;
+    group.replaceChildren();
+    for (const g of ["", ...data.groups]) {
+      const opt = document.createElement("option");
+      opt.value = g;
+      opt.textContent = g || "any";
+      group.appendChild(opt);
+    }
+    group.value = data.groups.includes(chosen) ? chosen : "";
     $("records-count").textContent = data.total === 0
       ? "No games: start the server with --games FILE (a match's or a study's games.jsonl)."
       : `${data.total} games${data.total > data.records.length ? `, the first ${data.records.length} listed` : ""}`;
@@ -435,6 +447,7 @@ async function start() {
   $("undo").addEventListener("click", () => gameAction("undo"));
   $("resign").addEventListener("click", () => gameAction("resign"));
   $("analyse").addEventListener("click", analyse);
+  $("filter-file").addEventListener("change", () => { $("filter-group").value = ""; loadRecords(); });
   $("filter-group").addEventListener("change", loadRecords);
   $("filter-result").addEventListener("change", loadRecords);
   $("first").addEventListener("click", () => showPly(0));
