@@ -1,7 +1,8 @@
 //! `rebel-zero balance [STUDY.toml | --preset NAME] [--out DIR] [--threads T]`: runs (or resumes) a
 //! balance study and writes report.md, results.json, games.jsonl and SVG charts into DIR (default
 //! `studies/<name>/` under the current folder), printed at the end. With no study it runs the built-in
-//! quick study.
+//! quick study. `--list-cells` and `--cell ID` split the run into units a scheduler can hand out: the
+//! report is then written by a plain run, which finds every cell done.
 
 use std::path::PathBuf;
 
@@ -28,6 +29,14 @@ pub struct BalanceArgs {
     /// Worker threads (default: all cores). The games do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
+    /// Play only this cell (an id from --list-cells) into the output directory, as the full run
+    /// would, and write no report: one unit of work for a scheduler (scripts/ray/study.py).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["check", "list_cells"])]
+    cell: Option<String>,
+    /// Print the cells not yet finished in the output directory as JSON (`[{"id": …, "games": …}]`)
+    /// and play nothing.
+    #[arg(long, conflicts_with = "check")]
+    list_cells: bool,
     /// Check a finished study (its folder, holding results.json) against the code instead of running
     /// one: whether every cell's rules and agents still behave as when it was played.
     #[arg(long, value_name = "DIR")]
@@ -81,6 +90,13 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         super::usage_bail!("--threads must be at least 1");
     }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("studies").join(&study.study.name));
+    if args.list_cells {
+        let cells = crate::lab::missing_cells(&study, &out)?;
+        let listed: Vec<serde_json::Value> =
+            cells.iter().map(|c| serde_json::json!({ "id": c.id, "games": c.games })).collect();
+        println!("{}", serde_json::Value::Array(listed));
+        return Ok(());
+    }
     if let Some(dir) = &args.out {
         command += &format!(" --out {}", dir.display());
     }
@@ -89,6 +105,14 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
             .expect("a valid template"),
     );
+    if let Some(id) = &args.cell {
+        let played = crate::lab::run_cell(&study, &out, id, threads, &Bar(bar.clone()))
+            .map_err(|e| if e.is::<crate::lab::UnknownCell>() { super::usage(e) } else { e })?;
+        bar.finish_and_clear();
+        let state = if played { "played" } else { "already finished" };
+        println!("cell {id}: {state} in {}", crate::lab::store::cells_dir(&out).display());
+        return Ok(());
+    }
     let finished = run_study(&study, &out, &options, &Bar(bar.clone()))?;
     bar.finish_and_clear();
     write_all(&out, &finished)?;

@@ -16,6 +16,7 @@ mod play;
 mod presets;
 mod replay;
 mod rules;
+mod selfplay;
 mod serve;
 mod show;
 mod solve;
@@ -71,6 +72,8 @@ enum Command {
     BenchTrain(bench_train::BenchTrainArgs),
     /// Train a policy/value network by self-play, as a config file says; resumable.
     Train(train::TrainArgs),
+    /// Play a batch of self-play games from a saved generation into a game file (for `train --learner`).
+    Selfplay(selfplay::SelfplayArgs),
     /// Run or resume a balance study: report.md, results.json, games.jsonl and charts.
     Balance(balance::BalanceArgs),
     /// Play, analyse and replay games in the browser: a local web server (http://127.0.0.1:8080).
@@ -107,6 +110,7 @@ pub fn main() -> ExitCode {
         Command::Balance(args) => balance::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Selfplay(args) => selfplay::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "rebel-zero", &mut std::io::stdout());
             Ok(())

@@ -26,9 +26,24 @@ pub struct TrainArgs {
     /// `generations = 0` means no limit).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub generations: Option<u64>,
+    /// Be a learner only: take the generation's games from the game files that `rebel-zero selfplay`
+    /// processes write into DIR (waiting for them) instead of playing them; the first generation saved
+    /// is the initial network for them to start from. scripts/ray/train.py runs this.
+    #[arg(long, value_name = "DIR")]
+    pub learner: Option<PathBuf>,
     /// No progress bars (for logs).
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// Reads and checks a training config file (a mistake in it is a usage error).
+pub fn load_config(path: &std::path::Path) -> anyhow::Result<TrainConfig> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the training config {}", path.display()))?;
+    let source = path.display().to_string();
+    let config = TrainConfig::from_text(&text, &source).map_err(super::usage)?;
+    config.check().map_err(|e| super::usage(anyhow::anyhow!("{source}: {e}")))?;
+    Ok(config)
 }
 
 pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
@@ -66,7 +81,10 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         );
     }
     let start = if args.resume { Start::Resume } else { Start::Fresh };
-    let summary = train::train(&config, start, !args.quiet)?;
+    if let Some(dir) = &args.learner {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let summary = train::train(&config, start, !args.quiet, args.learner.as_deref())?;
     let cpu = summary.cpu_share.map(|c| format!(", CPU {:.0}% of one core", c * 100.0)).unwrap_or_default();
     println!(
         "trained {} to generation {} ({} games, {} steps, {:.1} min in total{cpu}); checkpoint: {}",

@@ -27,5 +27,7 @@ pub mod stats;
 pub mod store;
 pub mod study;
 
-pub use runner::{Finished, Progress, RunOptions, Silent, StudyResults, run_study};
+pub use runner::{
+    Finished, Progress, RunOptions, Silent, StudyResults, UnknownCell, missing_cells, run_cell, run_study,
+};
 pub use study::{LoadedStudy, Study};

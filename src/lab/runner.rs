@@ -17,7 +17,7 @@ use super::ratings::{PairResult, Rating, fit};
 use super::schedule::{Cell, Prints, fnv1a, schedule};
 use super::solve::{judge_rungs, solve_start, table_value};
 use super::stats::{Z95, wilson};
-use super::store::{CellResult, SolverResult, cell_path, load, load_cell, save, solver_path};
+use super::store::{CellResult, SolverResult, load, load_cell, save, save_cell, solver_path};
 use super::study::{EvidenceKind, LoadedStudy};
 use crate::agents::{MatchSettings, run_match};
 use crate::seed::derive_seed;
@@ -176,7 +176,7 @@ pub fn run_study(
     for (cell, slot) in cells.iter().zip(done.iter_mut()) {
         if slot.is_none() {
             let result = play_cell(study, cell, options.threads, progress)?;
-            save(&cell_path(out, &cell.id), &result)?;
+            save_cell(out, &result)?;
             played.push(cell.id.clone());
             *slot = Some(result);
         }
@@ -188,6 +188,46 @@ pub fn run_study(
     let results = gather(study, &cells, solver, judged, options, played, clock.elapsed().as_secs_f64());
     Ok(Finished { results, cells })
 }
+
+/// The cells of `study` not yet finished in `out`, in schedule order: what a scheduler of one task
+/// per cell hands out (`balance --list-cells`).
+pub fn missing_cells(study: &LoadedStudy, out: &Path) -> anyhow::Result<Vec<Cell>> {
+    let prints = Prints::of(study)?;
+    Ok(schedule(study, &prints).into_iter().filter(|c| load_cell(out, c).is_none()).collect())
+}
+
+/// Plays the one cell `id` of `study` into `out` and saves it as the full run would (`balance
+/// --cell`); `false` when it was finished already. An unknown id is an error listing the cells.
+pub fn run_cell(
+    study: &LoadedStudy,
+    out: &Path,
+    id: &str,
+    threads: usize,
+    progress: &dyn Progress,
+) -> anyhow::Result<bool> {
+    let prints = Prints::of(study)?;
+    let cells = schedule(study, &prints);
+    let Some(cell) = cells.iter().find(|c| c.id == id) else {
+        let ids: Vec<&str> = cells.iter().map(|c| c.id.as_str()).collect();
+        return Err(anyhow::Error::new(UnknownCell(format!(
+            "study {} has no cell `{id}`; its cells: {}",
+            study.study.name,
+            ids.join(", ")
+        ))));
+    };
+    if load_cell(out, cell).is_some() {
+        return Ok(false);
+    }
+    std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
+    progress.begin(cell.games as u64);
+    save_cell(out, &play_cell(study, cell, threads, progress)?)?;
+    Ok(true)
+}
+
+/// A cell id the study does not have (a mistake in what was asked, not a failure while running).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UnknownCell(pub String);
 
 fn play_cell(
     study: &LoadedStudy,

@@ -14,9 +14,14 @@ use crate::search::Proof;
 
 /// A finished cell: what was played (the cell itself, to check it still matches the study), the
 /// records, their stats and the seconds it took.
+///
+/// The cell file holds only what the seed decides, so the same cell played anywhere (here, or by
+/// another machine of a cluster) gives the same bytes; its seconds are saved beside it
+/// (`<id>.seconds`). Files written before that held them inside, and still load.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CellResult {
     pub cell: Cell,
+    #[serde(default, skip_serializing)]
     pub seconds: f64,
     pub records: Vec<GameRecord>,
     pub stats: Vec<GameStats>,
@@ -117,10 +122,26 @@ pub fn solver_path(out: &Path, variant: &str, budget: u32) -> PathBuf {
     cells_dir(out).join(format!("solver-{variant}-{budget}.json"))
 }
 
+fn seconds_path(out: &Path, id: &str) -> PathBuf {
+    cells_dir(out).join(format!("{id}.seconds"))
+}
+
 /// The saved result of `cell`, if there is one made with the same settings.
 pub fn load_cell(out: &Path, cell: &Cell) -> Option<CellResult> {
-    let result: CellResult = load(&cell_path(out, &cell.id))?;
+    let mut result: CellResult = load(&cell_path(out, &cell.id))?;
+    if let Some(seconds) =
+        std::fs::read_to_string(seconds_path(out, &cell.id)).ok().and_then(|t| t.trim().parse().ok())
+    {
+        result.seconds = seconds;
+    }
     (result.cell == *cell && result.records.len() == cell.games as usize).then_some(result)
+}
+
+/// Saves a finished cell: its seconds first, then the cell file, whose presence marks it done.
+pub fn save_cell(out: &Path, result: &CellResult) -> anyhow::Result<()> {
+    let id = &result.cell.id;
+    crate::files::write_atomic(&seconds_path(out, id), format!("{:.3}\n", result.seconds).as_bytes())?;
+    save(&cell_path(out, id), result)
 }
 
 pub fn load<T: DeserializeOwned>(path: &Path) -> Option<T> {

@@ -6,6 +6,7 @@
 //! network call), then trains on the main thread; burn spreads each training step over the cores.
 
 pub mod config;
+pub mod distributed;
 pub mod learner;
 pub mod metrics;
 pub mod replay;
@@ -50,34 +51,74 @@ pub struct TrainSummary {
     pub cpu_share: Option<f64>,
 }
 
-/// Trains as `config` says, from scratch or from the run's last checkpoint.
-pub fn train(config: &TrainConfig, start: Start, show_progress: bool) -> anyhow::Result<TrainSummary> {
-    let games = config
+/// The run's games, built from its specs: every spec must build and belong to one family.
+fn run_games(config: &TrainConfig) -> anyhow::Result<Vec<AnyGame>> {
+    config
         .run
         .specs
         .iter()
         .map(|spec| AnyGame::from_spec(spec).with_context(|| format!("run.specs: `{spec}`")))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    macro_rules! family {
-        ($variant:ident) => {{
-            let games: Vec<_> = games
-                .into_iter()
-                .map(|g| match g {
-                    AnyGame::$variant(g) => Ok(g),
-                    _ => bail!(
-                        "run.specs mixes ruleset families (`{}` and another): one network serves one family",
-                        config.run.specs[0],
-                    ),
-                })
-                .collect::<anyhow::Result<_>>()?;
-            train_family(config, games, start, show_progress)
-        }};
-    }
-    match &games[0] {
-        AnyGame::Hunt(_) => family!(Hunt),
-        AnyGame::Imperial(_) => family!(Imperial),
-        AnyGame::Chess(_) => family!(Chess),
-    }
+        .collect()
+}
+
+/// Runs `$body` with `$games` bound to the run's games of one family (`Vec<HuntGame>`, …).
+macro_rules! with_family {
+    ($config:expr, |$games:ident| $body:expr) => {{
+        let all = run_games($config)?;
+        macro_rules! family {
+            ($variant:ident) => {{
+                let $games: Vec<_> = all
+                    .into_iter()
+                    .map(|g| match g {
+                        AnyGame::$variant(g) => Ok(g),
+                        _ => bail!(
+                            "run.specs mixes ruleset families (`{}` and another): one network serves one family",
+                            $config.run.specs[0],
+                        ),
+                    })
+                    .collect::<anyhow::Result<_>>()?;
+                $body
+            }};
+        }
+        match &all[0] {
+            AnyGame::Hunt(_) => family!(Hunt),
+            AnyGame::Imperial(_) => family!(Imperial),
+            AnyGame::Chess(_) => family!(Chess),
+        }
+    }};
+}
+
+/// Trains as `config` says, from scratch or from the run's last checkpoint. With `incoming`, the
+/// process is a learner only: its games come from the files self-play processes write there
+/// ([`distributed`]) instead of its own self-play.
+pub fn train(
+    config: &TrainConfig,
+    start: Start,
+    show_progress: bool,
+    incoming: Option<&Path>,
+) -> anyhow::Result<TrainSummary> {
+    with_family!(config, |games| train_family(config, games, start, show_progress, incoming))
+}
+
+/// Plays `count` self-play games with the generation at `checkpoint`, seeded from `seed`, into the
+/// game file `out` (see [`distributed`]); returns how many were written.
+pub fn play_batch(
+    config: &TrainConfig,
+    checkpoint: &Path,
+    count: usize,
+    seed: u64,
+    out: &Path,
+    show_progress: bool,
+) -> anyhow::Result<usize> {
+    with_family!(config, |games| distributed::play_batch(
+        config,
+        &games,
+        checkpoint,
+        count,
+        seed,
+        out,
+        show_progress
+    ))
 }
 
 fn train_family<G: NetGame>(
@@ -85,10 +126,16 @@ fn train_family<G: NetGame>(
     games: Vec<G>,
     start: Start,
     show_progress: bool,
+    incoming: Option<&Path>,
 ) -> anyhow::Result<TrainSummary> {
     let started = Instant::now();
     let cpu_started = process_cpu_seconds();
-    let mut run = Run::open(config, games, start)?;
+    let mut run = Run::open(config, games, start, incoming)?;
+    if incoming.is_some() && run.counters.generation == 0 {
+        // Self-play elsewhere needs a network to start from: the learner saves its first one.
+        let saved = run.save()?;
+        eprintln!("learner: saved the initial network as {}", saved.display());
+    }
     while !run.is_finished() {
         let report = run.generation(show_progress)?;
         eprintln!("{}", run.log_line(&report));
@@ -123,27 +170,35 @@ fn progress(show: bool, length: u64, what: &'static str) -> ProgressBar {
     bar
 }
 
-/// One generation's games, split across the worker threads; returned in game order. The network plays
-/// them, or the teacher when there is one.
+/// One generation's games: the run's games numbered on from `games_before`, each seeded from the
+/// run's seed and its number, the specs taken in turn.
+fn generation_jobs(config: &TrainConfig, specs: usize, games_before: u64) -> Vec<GameJob> {
+    (0..config.selfplay.games_per_generation)
+        .map(|i| {
+            let number = games_before + i as u64;
+            GameJob {
+                index: i,
+                spec_index: number as usize % specs,
+                seed: derive_seed(config.run.seed, number),
+            }
+        })
+        .collect()
+}
+
+/// Plays `jobs`, split across the worker threads; returned in game order. The network plays them, or
+/// the teacher when there is one.
 fn self_play<G: NetGame>(
     config: &TrainConfig,
     games: &[G],
     net: &InferenceNet,
     teacher: Option<&MctsSettings>,
-    games_before: u64,
+    jobs: Vec<GameJob>,
     show_progress: bool,
 ) -> Vec<FinishedGame> {
-    let count = config.selfplay.games_per_generation;
-    let jobs: Vec<GameJob> = (0..count)
-        .map(|i| {
-            let number = games_before + i as u64;
-            GameJob {
-                index: i,
-                spec_index: number as usize % games.len(),
-                seed: derive_seed(config.run.seed, number),
-            }
-        })
-        .collect();
+    let count = jobs.len();
+    if count == 0 {
+        return Vec::new();
+    }
     let workers = config.selfplay.workers.min(count);
     // A worker fills its slots from the shared queue at once, so with fewer games than
     // workers × concurrent_games the first worker would take most of them and the others sit idle

@@ -8,12 +8,14 @@ use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use super::distributed::take_games;
 use super::learner::{Learner, StepLosses};
 use super::metrics::{Metrics, process_cpu_seconds};
 use super::replay::{Batch, MirrorMap, ReplayBuffer};
 use super::selfplay::FinishedGame;
 use super::{
-    CONFIG_FILE, LEGACY_REPLAY_FILE, REPLAY_FILE, Start, TrainConfig, evaluate, progress, self_play,
+    CONFIG_FILE, LEGACY_REPLAY_FILE, REPLAY_FILE, Start, TrainConfig, evaluate, generation_jobs, progress,
+    self_play,
 };
 use crate::agents::MctsSettings;
 use crate::game::Side;
@@ -37,6 +39,10 @@ pub(super) struct Run<'a, G: NetGame> {
     config_text: String,
     started: Instant,
     seconds_before: f64,
+    /// A learner's folder of game files (played elsewhere), in place of its own self-play.
+    incoming: Option<PathBuf>,
+    /// Game files this generation took from `incoming`, deleted once it is saved.
+    taken: Vec<PathBuf>,
 }
 
 /// What one generation did, for its metrics and log line.
@@ -58,7 +64,12 @@ pub(super) struct GenerationReport {
 
 impl<'a, G: NetGame> Run<'a, G> {
     /// A new run (its folder must not hold one yet) or the last checkpoint of the run's folder.
-    pub(super) fn open(config: &'a TrainConfig, games: Vec<G>, start: Start) -> anyhow::Result<Run<'a, G>> {
+    pub(super) fn open(
+        config: &'a TrainConfig,
+        games: Vec<G>,
+        start: Start,
+        incoming: Option<&Path>,
+    ) -> anyhow::Result<Run<'a, G>> {
         let encoder = checkpoint::encoder_name(&games[0]);
         if let Some(other) = games.iter().find(|g| checkpoint::encoder_name(*g) != encoder) {
             bail!(
@@ -100,6 +111,8 @@ impl<'a, G: NetGame> Run<'a, G> {
             config_text: toml::to_string_pretty(config).expect("the config serialises"),
             started: Instant::now(),
             seconds_before: counters.seconds,
+            incoming: incoming.map(Path::to_path_buf),
+            taken: Vec::new(),
             games,
             dir,
             learner,
@@ -119,8 +132,11 @@ impl<'a, G: NetGame> Run<'a, G> {
     pub(super) fn generation(&mut self, show_progress: bool) -> anyhow::Result<GenerationReport> {
         let started = Instant::now();
         let cpu_before = process_cpu_seconds();
-        let mut report = self.play_and_learn(show_progress);
+        let mut report = self.play_and_learn(show_progress)?;
         let saved = self.save()?;
+        for file in self.taken.drain(..) {
+            std::fs::remove_file(&file).with_context(|| format!("removing {}", file.display()))?;
+        }
         report.wall_seconds = started.elapsed().as_secs_f64();
         report.cpu_share = match (cpu_before, process_cpu_seconds()) {
             (Some(a), Some(b)) => (b - a) / report.wall_seconds,
@@ -144,7 +160,7 @@ impl<'a, G: NetGame> Run<'a, G> {
     /// Self-play on the worker threads while the learner trains on the main thread, on the games
     /// already in the window: this generation's games train the next one (one generation of delay, as
     /// in KataGo's asynchronous loop), so neither phase leaves a core idle while the other runs.
-    fn play_and_learn(&mut self, show_progress: bool) -> GenerationReport {
+    fn play_and_learn(&mut self, show_progress: bool) -> anyhow::Result<GenerationReport> {
         let config = self.config;
         let generation = self.counters.generation + 1;
         let net = InferenceNet::new(&self.learner.inference_net());
@@ -156,12 +172,19 @@ impl<'a, G: NetGame> Run<'a, G> {
         let actions = self.games[0].facts().action_count;
         let mut losses = Vec::with_capacity(steps as usize);
         let (games, games_before) = (&self.games, self.counters.games);
+        let (incoming, taken) = (self.incoming.as_deref(), &mut self.taken);
         let mut train_seconds = 0.0;
         let (played, selfplay_seconds) = std::thread::scope(|scope| {
             let selfplay = scope.spawn(|| {
                 let started = Instant::now();
-                let played = self_play(config, games, &net, teacher.as_ref(), games_before, show_progress);
-                (played, started.elapsed().as_secs_f64())
+                let played = match incoming {
+                    Some(dir) => take_games(dir, config.selfplay.games_per_generation, games, taken)?,
+                    None => {
+                        let jobs = generation_jobs(config, games.len(), games_before);
+                        self_play(config, games, &net, teacher.as_ref(), jobs, show_progress)
+                    }
+                };
+                anyhow::Ok((played, started.elapsed().as_secs_f64()))
             });
             let train_started = Instant::now();
             let bar = progress(show_progress, steps, "training");
@@ -174,7 +197,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             bar.finish_and_clear();
             train_seconds = train_started.elapsed().as_secs_f64();
             selfplay.join().expect("self-play does not panic")
-        });
+        })?;
         let stats = SelfPlayStats::of(&played);
         let (played_games, new_positions) =
             (played.len() as u64, played.iter().map(|g| g.positions.len()).sum());
@@ -187,24 +210,24 @@ impl<'a, G: NetGame> Run<'a, G> {
         counters.positions += new_positions as u64;
         counters.steps += steps;
         counters.seconds = self.seconds_before + self.started.elapsed().as_secs_f64();
-        GenerationReport {
+        Ok(GenerationReport {
             generation,
             games: played_games,
             new_positions,
             steps,
             losses: mean_losses(&losses),
             stats,
-            teacher: teacher.is_some(),
+            teacher: teacher.is_some() && incoming.is_none(),
             selfplay_seconds,
             train_seconds,
             wall_seconds: 0.0,
             cpu_share: f64::NAN,
             scores: Vec::new(),
-        }
+        })
     }
 
     /// Saves the current generation; returns its folder.
-    fn save(&self) -> anyhow::Result<PathBuf> {
+    pub(super) fn save(&self) -> anyhow::Result<PathBuf> {
         let net = self.learner.inference_net();
         let meta =
             CheckpointMeta::new(&self.games[0], self.config.run.specs.clone(), self.shape, self.counters);

@@ -11,6 +11,7 @@ mod hunt_reference;
 mod hunt_rules;
 mod imperial_rules;
 mod perft_vectors;
+mod ray;
 mod readme;
 mod robustness;
 mod search;

@@ -1,0 +1,111 @@
+//! Training across processes and machines: batches of self-play games played from a saved generation
+//! (`rebel-zero selfplay`) and written as game files, which a learner elsewhere ingests in place of its
+//! own self-play (`rebel-zero train --learner DIR`). scripts/ray/train.py runs both on Ray.
+//!
+//! A game file holds the replay window's lines (one [`SavedGame`] as JSON per line) and is written
+//! atomically, so the learner never reads half a file. The learner takes whole files in name order
+//! and deletes them only after the generation they trained is saved: a learner killed at any moment
+//! takes the same files again when it resumes, and loses no games.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+
+use super::replay::{SavedGame, encode_saved};
+use super::selfplay::{FinishedGame, GameJob};
+use super::{TrainConfig, self_play};
+use crate::nn::{Checkpoint, InferenceNet, NetGame};
+use crate::seed::derive_seed;
+
+/// Plays `count` games with the generation saved at `checkpoint` (its rollout teacher instead, while
+/// the run is in its bootstrap generations), seeded from `seed`, and writes them to `out`.
+pub fn play_batch<G: NetGame>(
+    config: &TrainConfig,
+    games: &[G],
+    checkpoint: &Path,
+    count: usize,
+    seed: u64,
+    out: &Path,
+    show_progress: bool,
+) -> anyhow::Result<usize> {
+    let saved = Checkpoint::open(checkpoint)?;
+    saved.check_game(&games[0])?;
+    if saved.meta.specs != config.run.specs {
+        bail!(
+            "{} was trained on specs [{}]; the config names [{}]",
+            checkpoint.display(),
+            saved.meta.specs.join(", "),
+            config.run.specs.join(", ")
+        );
+    }
+    let generation = saved.meta.counters.generation;
+    let teacher = (generation < config.bootstrap.generations)
+        .then(|| config.bootstrap.teacher_settings().map_err(anyhow::Error::msg))
+        .transpose()?;
+    let net = InferenceNet::new(&saved.load_net(&burn::prelude::Device::flex())?);
+    let jobs = (0..count)
+        .map(|i| GameJob { index: i, spec_index: i % games.len(), seed: derive_seed(seed, i as u64) })
+        .collect();
+    let played = self_play(config, games, &net, teacher.as_ref(), jobs, show_progress);
+    let mut text = String::new();
+    for game in &played {
+        text += &serde_json::to_string(&game.saved)?;
+        text.push('\n');
+    }
+    crate::files::write_atomic(out, text.as_bytes()).with_context(|| format!("writing {}", out.display()))?;
+    Ok(played.len())
+}
+
+/// The game files waiting in `dir`: `*.jsonl` not starting with a dot (a file being written), in
+/// name order.
+fn waiting_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or(".");
+            !name.starts_with('.') && name.ends_with(".jsonl")
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Waits until the files waiting in `dir` hold at least `wanted` games, then takes whole files in name
+/// order until it has them (perhaps a few more). The files taken are appended to `taken`, for the
+/// caller to delete once what they trained is saved.
+pub fn take_games<G: NetGame>(
+    dir: &Path,
+    wanted: usize,
+    games: &[G],
+    taken: &mut Vec<PathBuf>,
+) -> anyhow::Result<Vec<FinishedGame>> {
+    loop {
+        let mut finished = Vec::new();
+        let mut files = Vec::new();
+        for path in waiting_files(dir)? {
+            if finished.len() >= wanted {
+                break;
+            }
+            let text =
+                std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+            for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                let bad = |e: String| anyhow::anyhow!("{} line {}: {e}", path.display(), number + 1);
+                let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+                let game = games
+                    .get(saved.spec_index)
+                    .ok_or_else(|| bad(format!("no spec number {}", saved.spec_index)))?;
+                let positions = encode_saved(game, &saved).map_err(bad)?;
+                let plies = saved.moves.len() as u32;
+                finished.push(FinishedGame { index: finished.len(), saved, positions, plies });
+            }
+            files.push(path);
+        }
+        if finished.len() >= wanted {
+            taken.extend(files);
+            return Ok(finished);
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
