@@ -22,8 +22,8 @@ pub struct ServeArgs {
     /// default the shipped studies' games (docs/studies/*/games.jsonl.gz).
     #[arg(long = "games", value_name = "FILE")]
     games: Vec<PathBuf>,
-    /// A folder agents may read networks and tables from, besides the shipped checkpoints/;
-    /// repeatable. Files elsewhere are refused.
+    /// A folder the server may read networks, tables and rules files (`file:` specs) from, besides
+    /// the shipped checkpoints/ and configs/rules/; repeatable. Files elsewhere are refused.
     #[arg(long = "checkpoints", value_name = "DIR")]
     checkpoints: Vec<PathBuf>,
     /// The longest an agent thinks about one move, or an analysis runs, in seconds.
@@ -48,9 +48,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
             return Err(usage(anyhow::anyhow!("--checkpoints {}: no such folder", dir.display())));
         }
     }
-    let shipped = crate::files::find_shipped(std::path::Path::new("checkpoints"));
+    let shipped =
+        ["checkpoints", "configs/rules"].map(|dir| crate::files::find_shipped(std::path::Path::new(dir)));
     let readable =
-        shipped.is_dir().then_some(shipped).into_iter().chain(args.checkpoints.iter().cloned()).collect();
+        shipped.into_iter().filter(|dir| dir.is_dir()).chain(args.checkpoints.iter().cloned()).collect();
     let games = if args.games.is_empty() { shipped_studies() } else { args.games.clone() };
     serve(ServeConfig {
         address: SocketAddr::new(args.bind, args.port),

@@ -46,6 +46,9 @@ impl AnyGame {
         if spec.name.is_empty() {
             return Err(SpecError::Empty { known: known_names() });
         }
+        if let Some(path) = spec.name.strip_prefix("file:") {
+            return hunt::described::build(path, &spec.options);
+        }
         let info = all_rulesets()
             .find(|r| r.name == spec.name)
             .ok_or_else(|| SpecError::UnknownRuleset { name: spec.name.clone(), known: known_names() })?;

@@ -50,7 +50,9 @@ impl OptionSpec {
 /// An error in a spec string.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
-    #[error("unknown ruleset `{name}`; known rulesets: {known}")]
+    #[error(
+        "unknown ruleset `{name}`; known rulesets: {known}; or file:PATH, a hunt game described in a file (configs/rules/README.md)"
+    )]
     UnknownRuleset { name: String, known: String },
     #[error("ruleset `{ruleset}` has no option `{key}`; its options are: {allowed}")]
     UnknownOption { ruleset: String, key: String, allowed: String },
@@ -62,6 +64,8 @@ pub enum SpecError {
     Repeated { ruleset: String, key: String },
     #[error("an empty ruleset spec; known rulesets: {known}")]
     Empty { known: String },
+    #[error("rules file {path}: {problem}")]
+    Description { path: String, problem: String },
 }
 
 /// A parsed, unvalidated spec: the ruleset name and the `key=value` pairs in order.
@@ -73,10 +77,15 @@ pub struct Spec {
 
 impl Spec {
     /// Splits `NAME:key=value,…`. Checks only the syntax; [`Options::resolve`] checks the meaning.
+    /// A described ruleset's name is `file:PATH`, PATH running to the next `:`.
     pub fn parse(text: &str) -> Result<Spec, SpecError> {
         let text = text.trim();
-        let (name, rest) = match text.split_once(':') {
-            Some((name, rest)) => (name.trim(), Some(rest)),
+        let split = match text.strip_prefix("file:") {
+            Some(rest) => rest.find(':').map(|at| at + "file:".len()),
+            None => text.find(':'),
+        };
+        let (name, rest) = match split {
+            Some(at) => (text[..at].trim(), Some(&text[at + 1..])),
             None => (text, None),
         };
         let mut options: Vec<(String, String)> = Vec::new();

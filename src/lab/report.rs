@@ -110,6 +110,12 @@ fn reproduce(w: &mut String, r: &StudyResults) {
     for (key, value) in rows {
         let _ = writeln!(w, "| {key} | {value} |");
     }
+    // Variants described in files: which file, as it was when the games were played.
+    for v in &r.variants {
+        if let Some(sha) = &v.rules_file_sha256 {
+            let _ = writeln!(w, "| rules of `{}` | `{}` (SHA-256 `{sha}`) |", v.name, v.spec);
+        }
+    }
     let _ = writeln!(w);
 }
 

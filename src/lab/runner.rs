@@ -148,6 +148,9 @@ pub struct VariantInfo {
     /// Plies opening its games.
     #[serde(default)]
     pub opening: u32,
+    /// For a ruleset described in a file (`file:PATH`), the file's SHA-256 when the study ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_file_sha256: Option<String>,
 }
 
 /// The study's finished cells, in schedule order, with the results.
@@ -365,6 +368,9 @@ fn gather(
                 spec: summaries[v * skills].spec.clone(),
                 sides: study.side_names(v).map(str::to_string),
                 opening: x.opening(&s.opening),
+                rules_file_sha256: crate::game::hunt::described::spec_path(&x.spec)
+                    .and_then(|path| std::fs::read(path).ok())
+                    .map(|bytes| crate::files::sha256_hex(&bytes)),
             })
             .collect(),
         comparisons: compare_variants(&summaries),

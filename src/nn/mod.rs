@@ -58,8 +58,9 @@ pub trait NetGame: Game {
 
 impl NetGame for HuntGame {
     type Encoder = HuntEncoder;
+    /// None on a described board that its mirror does not map onto itself.
     fn mirror_action_index(&self, action: ActionIndex) -> Option<ActionIndex> {
-        Some(self.mirror_action(action))
+        self.board().symmetric.then(|| self.mirror_action(action))
     }
 }
 

@@ -85,10 +85,6 @@ fn game_id(text: &str) -> Result<u64, ApiError> {
     text.parse().map_err(|_| ApiError::not_found(format!("no open game {text}")))
 }
 
-fn ruleset(spec: &str) -> Result<AnyGame, BadRequest> {
-    AnyGame::from_spec(spec).map_err(|e| BadRequest(e.to_string()))
-}
-
 async fn rulesets(State(server): State<Arc<Server>>) -> Json<Value> {
     let list = server.rulesets.get_or_init(|| {
         let rulesets: Vec<Value> = all_rulesets()
@@ -125,9 +121,9 @@ struct PositionRequest {
     moves: Vec<String>,
 }
 
-async fn position(body: Body) -> Result<Json<PositionView>, ApiError> {
+async fn position(State(server): State<Arc<Server>>, body: Body) -> Result<Json<PositionView>, ApiError> {
     let request: PositionRequest = parse(body)?;
-    let game = ruleset(&request.spec)?;
+    let game = server.ruleset(&request.spec)?;
     let line = with_game!(&game, |g| replay(g, request.start.as_deref(), &request.moves).map(|l| view(&l)))?;
     Ok(Json(line))
 }
@@ -145,7 +141,7 @@ struct AnalyseRequest {
 
 async fn analyse(State(server): State<Arc<Server>>, body: Body) -> Result<Json<Analysis>, ApiError> {
     let request: AnalyseRequest = parse(body)?;
-    let game = ruleset(&request.spec)?;
+    let game = server.ruleset(&request.spec)?;
     with_game!(&game, |g| replay(g, request.start.as_deref(), &request.moves).map(|_| ()))?;
     let agent = match &request.agent {
         Some(text) => server.checked_agent(text)?,

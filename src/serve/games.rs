@@ -191,7 +191,7 @@ impl OpenGames {
 
     /// Opens a game; the agent starts thinking at once if its side moves first.
     pub fn open(server: &Arc<Server>, request: NewGame) -> Result<GameView, ApiError> {
-        let game = AnyGame::from_spec(&request.spec).map_err(|e| BadRequest(e.to_string()))?;
+        let game = server.ruleset(&request.spec)?;
         let chosen: Result<(Side, AgentSpec), BadRequest> = with_game!(&game, |g| {
             let human = match &request.side {
                 None => g.to_move(&g.start()),

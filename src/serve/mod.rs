@@ -29,8 +29,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use crate::agents::AgentSpec;
-use crate::game::read_records;
 use crate::game::record::NumberedRecord;
+use crate::game::{AnyGame, read_records};
 
 /// A request the server refuses, with the message the page shows (the CLI's message for the same
 /// mistake).
@@ -141,6 +141,14 @@ impl Server {
             _ => {}
         }
         Ok(agent)
+    }
+
+    /// The ruleset a request names; a `file:` spec only from a folder the server may read.
+    pub fn ruleset(&self, spec: &str) -> Result<AnyGame, BadRequest> {
+        if let Some(path) = crate::game::hunt::described::spec_path(spec) {
+            self.check_readable(path)?;
+        }
+        AnyGame::from_spec(spec).map_err(|e| BadRequest(e.to_string()))
     }
 
     /// Checks that a file an agent would read lies under a folder the server may read.

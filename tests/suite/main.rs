@@ -5,6 +5,7 @@ mod browser;
 mod chess_rules;
 mod chess_variant_reference;
 mod cli;
+mod described;
 mod ecosystem;
 mod golden;
 mod hunt_reference;

@@ -193,6 +193,13 @@ fn positions_analyses_and_records_answer_and_bad_requests_are_refused() {
     let visits: u64 = analysis["top"].as_array().unwrap().iter().map(|m| m["visits"].as_u64().unwrap()).sum();
     assert!(visits > 0 && analysis["simulations"].as_u64().unwrap() <= 64, "{analysis}");
 
+    // A ruleset described in a shipped rules file plays in the browser like its built-in twin.
+    let file = format!("file:{}/configs/rules/sixteen-rebels.toml", env!("CARGO_MANIFEST_DIR"));
+    let described = ok(a, "POST", "/api/position", Some(json!({"spec": file, "moves": ["c3-c4"]})));
+    let builtin = ok(a, "POST", "/api/position", Some(json!({"spec": "sixteen-rebels", "moves": ["c3-c4"]})));
+    assert_eq!(described["legal"], builtin["legal"]);
+    assert_eq!(described["pieces"], builtin["pieces"]);
+
     let listing = ok(a, "GET", "/api/records?result=draw&limit=3", None);
     assert!(listing["total"].as_u64().unwrap() > 3);
     let first = &listing["records"][0];
@@ -215,6 +222,7 @@ fn positions_analyses_and_records_answer_and_bad_requests_are_refused() {
         ("POST", "/api/position", r#"{"spec": "chess:pawns=x"}"#, "pawns"),
         ("POST", "/api/position", r#"{"spec": "#, "request body"),
         ("POST", "/api/games", r#"{"spec": "chess", "agent": "net:path=/etc"}"#, "outside the folders"),
+        ("POST", "/api/position", r#"{"spec": "file:/etc/passwd"}"#, "outside the folders"),
         ("POST", "/api/games", r#"{"spec": "chess", "agent": "mcts:sims=-1"}"#, "sims"),
         ("POST", "/api/games", r#"{"spec": "chess", "agent": "human"}"#, "must be an agent"),
         ("POST", "/api/games", r#"{"spec": "chess", "side": "red"}"#, "not a side"),

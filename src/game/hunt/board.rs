@@ -32,6 +32,9 @@ pub enum BoardKind {
     JapaneseClosed,
     /// 1.3: 5 × 9 orthogonal board with the Hyde privy (twenty-six-rebels family).
     Hyde,
+    /// A board described in a rules file (`file:` specs): the number of its entry in the table of
+    /// boards loaded by this process.
+    Described(u16),
 }
 
 impl BoardKind {
@@ -70,17 +73,24 @@ pub struct Board {
     pub bottom_row: u64,
     /// Points in label order (file letter, then rank number).
     pub label_order: Vec<u8>,
-    /// The mirror image of each point under x ↦ 4 − x (every hunt board is symmetric under it), or
-    /// `NONE` past the last point.
+    /// The mirror image of each point under the left-right mirror through the board's middle (x ↦
+    /// 4 − x on the built-in boards, which are all symmetric under it), or `NONE` past the last point
+    /// and everywhere when the board is not symmetric.
     pub mirror: [u8; 64],
+    /// Whether the mirror maps the board, its links and its regions onto themselves.
+    pub symmetric: bool,
     /// Cell of each point in the encoding grid.
     pub cells: Vec<(usize, usize)>,
     pub grid: (usize, usize),
-    /// Text drawing: `@` marks points in reading order (top row first, left to right).
-    template: &'static str,
+    /// Text drawing: `@` marks points in reading order (top row first, left to right); `None`: drawn
+    /// from the coordinates.
+    template: Option<&'static str>,
 }
 
 pub const NONE: u8 = u8::MAX;
+
+/// The described boards of this process, by number.
+static DESCRIBED: std::sync::RwLock<Vec<&'static Board>> = std::sync::RwLock::new(Vec::new());
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -99,7 +109,19 @@ impl Board {
             BoardKind::Japanese => &JAPANESE,
             BoardKind::JapaneseClosed => &JAPANESE_CLOSED,
             BoardKind::Hyde => &HYDE,
+            BoardKind::Described(number) => DESCRIBED.read().expect("never poisoned")[number as usize],
         }
+    }
+
+    /// Keeps a described board for the rest of the process and gives it its kind. Boards are few (one
+    /// per rules file loaded, and a file is loaded once), so they are leaked rather than counted.
+    pub fn register(mut board: Board) -> Result<&'static Board, String> {
+        let mut boards = DESCRIBED.write().expect("never poisoned");
+        let number = u16::try_from(boards.len()).map_err(|_| "too many described boards".to_string())?;
+        board.kind = BoardKind::Described(number);
+        let board: &'static Board = Box::leak(Box::new(board));
+        boards.push(board);
+        Ok(board)
     }
 
     pub fn len(&self) -> usize {
@@ -137,11 +159,14 @@ impl Board {
 
     /// Draws the board with `glyph(point)` at every point and rank labels down the left.
     pub fn draw(&self, glyph: impl Fn(u8) -> char) -> String {
+        let Some(template) = self.template else {
+            return self.draw_from_cells(glyph);
+        };
         let mut reading: Vec<u8> = (0..self.len() as u8).collect();
         reading.sort_by_key(|&p| (-self.coords[p as usize].1, self.coords[p as usize].0));
         let mut points = reading.into_iter();
         let mut out = String::new();
-        for line in self.template.lines() {
+        for line in template.lines() {
             for ch in line.chars() {
                 out.push(if ch == '@' { glyph(points.next().expect("template matches board")) } else { ch });
             }
@@ -150,20 +175,33 @@ impl Board {
         out
     }
 
+    /// A described board's drawing: its points on their grid cells, the label beside each rank row,
+    /// and `.` where no point is (the links are in the rules file).
+    fn draw_from_cells(&self, glyph: impl Fn(u8) -> char) -> String {
+        let (width, height) = self.grid;
+        let mut rows = vec![vec!['.'; width]; height];
+        let mut rank_of_row = vec![String::new(); height];
+        for (point, &(column, row)) in self.cells.iter().enumerate() {
+            rows[row][column] = glyph(point as u8);
+            rank_of_row[row] = self.labels[point][1..].to_string();
+        }
+        let mut out = String::from("\n");
+        for row in (0..height).rev() {
+            let line: Vec<String> = rows[row].iter().map(char::to_string).collect();
+            out += &format!("{:>3}  {}\n", rank_of_row[row], line.join("   "));
+        }
+        out
+    }
+
+    /// A built-in board: the 5-wide main grid (RULES.md 1) and its privy or triangle.
     fn build(kind: BoardKind) -> Board {
         let ranks = if kind == BoardKind::Hyde { 9 } else { 5 };
-        let mut labels = Vec::new();
-        let mut coords = Vec::new();
-        for y in 0..ranks {
-            for x in 0..5 {
-                labels.push(format!("{}{}", (b'a' + x as u8) as char, y + 1));
-                coords.push((2 * x, 2 * y));
-            }
-        }
-        let mut links: Vec<(String, String)> = Vec::new();
         let main = |x: i32, y: i32| format!("{}{}", (b'a' + x as u8) as char, y + 1);
+        let mut points = Vec::new();
+        let mut links: Vec<(String, String)> = Vec::new();
         for y in 0..ranks {
             for x in 0..5 {
+                points.push((main(x, y), (2 * x, 2 * y)));
                 if x + 1 < 5 {
                     links.push((main(x, y), main(x + 1, y)));
                 }
@@ -186,36 +224,89 @@ impl Board {
             BoardKind::Japanese => &JAPANESE_OPEN_TRIANGLE,
             BoardKind::JapaneseClosed => &JAPANESE_CLOSED_TRIANGLE,
             BoardKind::Hyde => &HYDE_PRIVY,
+            BoardKind::Described(_) => unreachable!("described boards are assembled from their file"),
         };
-        let (extra, extra_links, template) = (privy.points, privy.links, privy.template);
-        let main_points = labels.len();
-        for &(label, x2, y2) in extra {
-            labels.push(label.to_string());
-            coords.push((x2, y2));
-        }
+        let extra: Vec<String> = privy.points.iter().map(|(label, _, _)| label.to_string()).collect();
+        points.extend(privy.points.iter().map(|&(label, x2, y2)| (label.to_string(), (x2, y2))));
         links.extend(
-            extra_links.iter().flat_map(|group| group.iter()).map(|(a, b)| (a.to_string(), b.to_string())),
+            privy.links.iter().flat_map(|group| group.iter()).map(|(a, b)| (a.to_string(), b.to_string())),
         );
-        assert!(labels.len() <= 64, "a board must fit a u64 mask");
+        let exits = if kind.layout() == BoardKind::Japanese {
+            Vec::new()
+        } else {
+            ["b", "c", "d"].iter().map(|f| format!("{f}{ranks}")).collect()
+        };
+        let parts = BoardParts {
+            kind,
+            points,
+            links,
+            general_only: if privy.general_only { extra } else { Vec::new() },
+            exits,
+            apex: privy.apex.map(str::to_string),
+            bottom_row: (0..5).map(|x| main(x, 0)).collect(),
+            template: Some(privy.template),
+        };
+        let board = Board::assemble(parts).expect("the built-in boards are well formed");
+        assert!(board.symmetric, "every built-in hunt board is symmetric under x ↦ 4 − x");
+        board
+    }
 
-        let index = |l: &str| labels.iter().position(|x| x == l).expect("link names a point") as u8;
+    /// Builds a board's tables from its points (labels with doubled coordinates), links and regions,
+    /// or says what is wrong with them. Built-in boards put each point on the cell its label names
+    /// (file → column, rank − 1 → row, so the privy holes get rows of their own, and the shipped
+    /// networks keep their layout); a described board lays its points on the smallest grid whose
+    /// columns and rows are its distinct x and y coordinates.
+    pub fn assemble(parts: BoardParts) -> Result<Board, String> {
+        let BoardParts { kind, points, links, general_only, exits, apex, bottom_row, template } = parts;
+        if points.is_empty() || points.len() > 64 {
+            return Err(format!("a board has 1 to 64 points (a u64 mask); this one has {}", points.len()));
+        }
+        let labels: Vec<String> = points.iter().map(|(label, _)| label.clone()).collect();
+        let coords: Vec<(i32, i32)> = points.iter().map(|&(_, xy)| xy).collect();
+        for (i, label) in labels.iter().enumerate() {
+            if !is_label(label) {
+                return Err(format!("point `{label}`: a label is a letter a-z and a rank number from 1"));
+            }
+            if labels[..i].contains(label) {
+                return Err(format!("point `{label}` is given twice"));
+            } else if let Some(j) = coords[..i].iter().position(|&c| c == coords[i]) {
+                return Err(format!("points `{}` and `{label}` have the same coordinates", labels[j]));
+            }
+        }
+        let index = |l: &str| {
+            labels.iter().position(|x| x == l).map(|p| p as u8).ok_or_else(|| format!("no point `{l}`"))
+        };
+        let mask = |names: &[String]| names.iter().try_fold(0u64, |m, l| Ok::<_, String>(m | 1 << index(l)?));
         let n = labels.len();
         let mut neighbour = [[NONE; 8]; 64];
-        for (a, b) in &links {
-            let (a, b) = (index(a), index(b));
+        for (a_label, b_label) in &links {
+            let (a, b) = (index(a_label)?, index(b_label)?);
             let (ax, ay) = coords[a as usize];
             let (bx, by) = coords[b as usize];
+            let (dx, dy) = (bx - ax, by - ay);
+            if a == b || !(dx == 0 || dy == 0 || dx.abs() == dy.abs()) {
+                return Err(format!(
+                    "link {a_label}-{b_label} is not horizontal, vertical or at 45° (RULES.md 1: a direction is a compass direction)"
+                ));
+            }
             let d = DIRECTIONS
                 .iter()
-                .position(|&(dx, dy)| dx == (bx - ax).signum() && dy == (by - ay).signum())
-                .expect("a link has a compass direction");
-            assert_eq!(
-                neighbour[a as usize][d], NONE,
-                "two links leave {} in one direction",
-                labels[a as usize]
-            );
-            neighbour[a as usize][d] = b;
-            neighbour[b as usize][opposite(d)] = a;
+                .position(|&(ux, uy)| ux == dx.signum() && uy == dy.signum())
+                .expect("a non-zero vector at a multiple of 45° has a compass direction");
+            for (from, to, dir) in [(a, b, d), (b, a, opposite(d))] {
+                let there = neighbour[from as usize][dir];
+                if there != NONE {
+                    return Err(format!(
+                        "links {}-{} and {}-{} leave {} in the same direction",
+                        labels[from as usize],
+                        labels[there as usize],
+                        labels[from as usize],
+                        labels[to as usize],
+                        labels[from as usize]
+                    ));
+                }
+                neighbour[from as usize][dir] = to;
+            }
         }
         let adjacent = neighbour.map(|ns| ns.iter().filter(|&&q| q != NONE).fold(0, |m, &q| m | 1 << q));
         let directions = neighbour.map(|ns| (0..8).filter(|&d| ns[d] != NONE).fold(0u8, |m, d| m | 1 << d));
@@ -228,52 +319,121 @@ impl Board {
                 }
             })
         });
-        let privy_mask = if privy.general_only { (main_points..n).fold(0u64, |m, p| m | 1 << p) } else { 0 };
-        let exits = if kind.layout() == BoardKind::Japanese {
-            0
-        } else {
-            let top = ranks;
-            ["b", "c", "d"].iter().fold(0u64, |m, f| m | 1 << index(&format!("{f}{top}")))
-        };
-        let bottom_row = (0..5).fold(0u64, |m, p| m | 1 << p);
         let mut label_order: Vec<u8> = (0..n as u8).collect();
         label_order.sort_by_key(|&p| {
             let label = &labels[p as usize];
-            (label.as_bytes()[0], label[1..].parse::<u32>().expect("ranks are numbers"))
+            (label.as_bytes()[0], label[1..].parse::<u32>().expect("labels are checked"))
         });
-        // Grid cells by label: file → column, rank → row, so the privy holes get rows of their own.
-        let cells = labels
-            .iter()
-            .map(|l| {
-                ((l.as_bytes()[0] - b'a') as usize, l[1..].parse::<usize>().expect("ranks are numbers") - 1)
-            })
-            .collect();
-        let grid = (5, ranks as usize + 2);
-        let mut mirror = [NONE; 64];
-        for (point, &(x2, y2)) in coords.iter().enumerate() {
-            // Doubled coordinates: the mirror of x is 4 − x, so of 2x it is 8 − 2x.
-            let image = coords.iter().position(|&c| c == (8 - x2, y2));
-            mirror[point] = image.expect("every hunt board is symmetric under x ↦ 4 − x") as u8;
-        }
-        Board {
+        let (cells, grid) = if matches!(kind, BoardKind::Described(_)) {
+            coordinate_cells(&coords)
+        } else {
+            let cells: Vec<(usize, usize)> = labels
+                .iter()
+                .map(|l| {
+                    (
+                        (l.as_bytes()[0] - b'a') as usize,
+                        l[1..].parse::<usize>().expect("labels are checked") - 1,
+                    )
+                })
+                .collect();
+            let ranks = cells.iter().map(|c| c.1).max().unwrap_or(0) + 1;
+            // Two spare rows: the Chinese and Japanese boards' privy ranks 6 and 7 above rank 5.
+            (cells, (5, if kind == BoardKind::Hyde { ranks } else { 7 }))
+        };
+        let (privy, exits, bottom_row) = (mask(&general_only)?, mask(&exits)?, mask(&bottom_row)?);
+        let apex = apex.as_deref().map(index).transpose()?;
+        let mut board = Board {
             kind,
-            apex: privy.apex.map(index),
+            apex,
             labels,
             coords,
             neighbour,
             adjacent,
             directions,
             pairs,
-            privy: privy_mask,
+            privy,
             exits,
             bottom_row,
             label_order,
             cells,
             grid,
-            mirror,
+            mirror: [NONE; 64],
+            symmetric: false,
             template,
+        };
+        if let Some(mirror) = board.find_mirror() {
+            board.mirror = mirror;
+            board.symmetric = true;
         }
+        Ok(board)
     }
+
+    /// The image of each point under the left-right mirror through the board's middle, when the mirror
+    /// maps the board, its links and its regions onto themselves.
+    fn find_mirror(&self) -> Option<[u8; 64]> {
+        let (low, high) =
+            self.coords.iter().fold((i32::MAX, i32::MIN), |(l, h), &(x, _)| (l.min(x), h.max(x)));
+        let mut mirror = [NONE; 64];
+        for (point, &(x, y)) in self.coords.iter().enumerate() {
+            mirror[point] = self.coords.iter().position(|&c| c == (low + high - x, y))? as u8;
+        }
+        let image =
+            |mask: u64| (0..self.len()).filter(|&p| mask >> p & 1 == 1).fold(0u64, |m, p| m | 1 << mirror[p]);
+        // E ↔ W, NE ↔ NW, SE ↔ SW: the compass mirror of direction d is (12 − d) mod 8.
+        let links_map = (0..self.len()).all(|p| {
+            (0..8).all(|d| {
+                let q = self.neighbour[p][d];
+                let there = self.neighbour[mirror[p] as usize][(12 - d) % 8];
+                if q == NONE { there == NONE } else { there == mirror[q as usize] }
+            })
+        });
+        let regions_map = [self.privy, self.exits, self.bottom_row].iter().all(|&m| image(m) == m)
+            && self.apex.map(|a| mirror[a as usize]) == self.apex;
+        (links_map && regions_map).then_some(mirror)
+    }
+}
+
+/// A point label: a letter a-z then a rank number from 1 (move notation and label order read them so).
+fn is_label(label: &str) -> bool {
+    let mut chars = label.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && label[1..].parse::<u32>().is_ok_and(|rank| rank >= 1)
+        && label[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Each point's cell on the smallest grid that keeps the points' order: columns are the distinct x
+/// coordinates in order, rows the distinct y coordinates.
+fn coordinate_cells(coords: &[(i32, i32)]) -> (Vec<(usize, usize)>, (usize, usize)) {
+    let distinct = |values: Vec<i32>| {
+        let mut values = values;
+        values.sort_unstable();
+        values.dedup();
+        values
+    };
+    let xs = distinct(coords.iter().map(|c| c.0).collect());
+    let ys = distinct(coords.iter().map(|c| c.1).collect());
+    let cells = coords
+        .iter()
+        .map(|&(x, y)| (xs.binary_search(&x).expect("listed"), ys.binary_search(&y).expect("listed")))
+        .collect();
+    (cells, (xs.len(), ys.len()))
+}
+
+/// What a board is made of before its tables are built: points (labels with doubled coordinates, so
+/// half units are integers), links, and the regions the rules read.
+pub struct BoardParts {
+    pub kind: BoardKind,
+    pub points: Vec<(String, (i32, i32))>,
+    pub links: Vec<(String, String)>,
+    /// Points only the General may stand on.
+    pub general_only: Vec<String>,
+    /// The points whose occupation by Rebels is a blockade of the General-only points.
+    pub exits: Vec<String>,
+    pub apex: Option<String>,
+    pub bottom_row: Vec<String>,
+    /// The text drawing with `@` at each point in reading order; a described board gets one drawn
+    /// from its coordinates.
+    pub template: Option<&'static str>,
 }
 
 /// The points beyond the 5-wide main board (doubled coordinates), their links and the drawing.

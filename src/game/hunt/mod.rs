@@ -5,6 +5,7 @@
 //! General's point, so copy-make is cheap and the repetition hash is exact.
 
 pub mod board;
+pub mod described;
 mod notation;
 
 use crate::game::ActionIndex;
@@ -43,7 +44,9 @@ pub struct HuntRules {
     pub board: BoardKind,
     pub first: Side,
     pub rebel_count: u32,
-    pub general_start: &'static str,
+    /// The starting position: the General's point and the Rebels' mask.
+    pub general_start: u8,
+    pub rebels_start: u64,
     /// Every opposite pair across the point the General arrives on is taken (R1).
     pub intervention: bool,
     /// Leaving P in direction d takes the pair across P perpendicular to d (4.1).
@@ -310,18 +313,7 @@ impl Game for HuntGame {
     }
 
     fn start(&self) -> HuntState {
-        let board = self.board;
-        let general = board.point(self.rules.general_start).expect("start point exists");
-        let rebels = if board.kind == BoardKind::Hyde {
-            // Files b, c, d on every rank except the General's point.
-            (0..9u8).flat_map(|y| (1..4u8).map(move |x| y * 5 + x)).fold(0u64, |m, p| m | 1 << p)
-                & !(1 << general)
-        } else {
-            // The 16 perimeter points of the 5 × 5 main board.
-            (0..25u8)
-                .filter(|p| p % 5 == 0 || p % 5 == 4 || p / 5 == 0 || p / 5 == 4)
-                .fold(0u64, |m, p| m | 1 << p)
-        };
+        let (general, rebels) = (self.rules.general_start, self.rules.rebels_start);
         debug_assert_eq!(rebels.count_ones(), self.rules.rebel_count);
         HuntState { general, rebels, to_move: self.rules.first, result: None }
     }
@@ -638,6 +630,15 @@ pub static RULESETS: &[RulesetInfo] = &[
     },
 ];
 
+/// c3 on the 5 × 5 boards (points are numbered rank by rank from a1 = 0).
+const C3: u8 = 12;
+/// The 16 perimeter points of the 5 × 5 main board (sixteen-rebels and juroku-musashi).
+const PERIMETER: u64 = 0b11111_10001_10001_10001_11111;
+/// c5 on the Hyde board.
+const C5_HYDE: u8 = 22;
+/// Files b, c and d on every rank of the Hyde board (its Rebels, less the General's point).
+const HYDE_FILES_B_TO_D: u64 = 0b01110 * 0b00001_00001_00001_00001_00001_00001_00001_00001_00001;
+
 fn side_option(options: &Options) -> Side {
     if options.get("first") == "general" { GENERAL } else { REBELS }
 }
@@ -647,7 +648,8 @@ fn build_sixteen(info: &'static RulesetInfo, options: Options) -> AnyGame {
         board: BoardKind::Chinese,
         first: side_option(&options),
         rebel_count: 16,
-        general_start: "c3",
+        general_start: C3,
+        rebels_start: PERIMETER,
         intervention: true,
         deferred: false,
         leap: if options.get("general_leap") == "diagonal" { Leap::Diagonal } else { Leap::None },
@@ -672,7 +674,8 @@ fn build_juroku(info: &'static RulesetInfo, options: Options) -> AnyGame {
         board,
         first: side_option(&options),
         rebel_count: 16,
-        general_start: "c3",
+        general_start: C3,
+        rebels_start: PERIMETER,
         intervention: false,
         deferred: false,
         leap: Leap::AnyLine,
@@ -696,7 +699,8 @@ fn build_twenty_six(info: &'static RulesetInfo, options: Options) -> AnyGame {
         board: BoardKind::Hyde,
         first: side_option(&options),
         rebel_count: 26,
-        general_start: "c5",
+        general_start: C5_HYDE,
+        rebels_start: HYDE_FILES_B_TO_D & !(1 << C5_HYDE),
         intervention: alt,
         deferred: !alt,
         leap: Leap::None,

@@ -124,6 +124,8 @@ impl HuntEncoder {
             BoardKind::Chinese => CHINESE_SWITCHES,
             BoardKind::Japanese | BoardKind::JapaneseClosed => JAPANESE_SWITCHES,
             BoardKind::Hyde => HYDE_SWITCHES,
+            // A rules file's options: first, capture and general_wins_at.
+            BoardKind::Described(_) => &COMMON_SWITCHES,
         }
     }
 }
