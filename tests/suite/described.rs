@@ -196,6 +196,19 @@ fn a_described_variant_is_a_ruleset_like_any_other() {
     assert_eq!(latest.trim(), "gen-000001");
     let net = "net:path=checkpoints/no-retreat,sims=8";
     run(&["match", &spec, "--agent", net, "--agent", "random", "--games", "2", "--out", "n"]);
+    // The network reads any rules file on the same board (Chinese Rebels itself here): the board, not
+    // the file or the order files were loaded in, names its input layout.
+    let meta = std::fs::read_to_string(dir.join("checkpoints/no-retreat/gen-000001/meta.json")).unwrap();
+    assert!(meta.contains("Described(") && !meta.contains("Described(0)"), "{meta}");
+    let chinese = format!("file:{}", repo().join("configs/rules/sixteen-rebels.toml").display());
+    run(&["match", &chinese, "--agent", net, "--agent", "random", "--games", "2", "--out", "c"]);
+    let other_board = format!("file:{}", repo().join("configs/rules/juroku-musashi.toml").display());
+    let refused = Command::new(BINARY)
+        .args(["match", &other_board, "--agent", net, "--agent", "random", "--games", "2", "--out", "j"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success(), "a network of one board played another");
 }
 
 #[test]

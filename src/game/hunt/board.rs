@@ -113,15 +113,35 @@ impl Board {
         }
     }
 
-    /// Keeps a described board for the rest of the process and gives it its kind. Boards are few (one
-    /// per rules file loaded, and a file is loaded once), so they are leaked rather than counted.
+    /// Keeps a described board for the rest of the process and gives it its kind; a board equal to
+    /// one already kept (two rules files on one board) is that one, so the two rulesets share a kind,
+    /// an input layout and networks. Boards are few (one per distinct board loaded), so they are leaked
+    /// rather than counted.
     pub fn register(mut board: Board) -> Result<&'static Board, String> {
         let mut boards = DESCRIBED.write().expect("never poisoned");
+        let identity = board.identity();
+        if let Some(&same) = boards.iter().find(|b| b.identity() == identity) {
+            return Ok(same);
+        }
         let number = u16::try_from(boards.len()).map_err(|_| "too many described boards".to_string())?;
         board.kind = BoardKind::Described(number);
         let board: &'static Board = Box::leak(Box::new(board));
         boards.push(board);
         Ok(board)
+    }
+
+    /// What makes two boards the same board: points, links and regions (not the kind's number, which
+    /// depends on the order files were loaded). Checkpoints name a described board's input layout by
+    /// it, so a network reads any rules file on its board, in any process.
+    pub fn identity(&self) -> String {
+        let mut text = String::new();
+        for point in 0..self.len() {
+            let (x, y) = self.coords[point];
+            let links: Vec<String> = self.neighbour[point].iter().map(|&q| q.to_string()).collect();
+            text += &format!("{} {x} {y} {};", self.labels[point], links.join(","));
+        }
+        text += &format!("{:x} {:x} {:x} {:?}", self.privy, self.exits, self.bottom_row, self.apex);
+        crate::files::sha256_hex(text.as_bytes())[..16].to_string()
     }
 
     pub fn len(&self) -> usize {

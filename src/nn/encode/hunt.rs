@@ -27,7 +27,11 @@
 //!
 //! So the Chinese board (sixteen-, murray-, neeley-rebels) has 12 planes on a 5 × 7 grid, the Japanese
 //! board (juroku-musashi, both readings of its triangle) 10 on 5 × 7, and the Hyde board (the three twenty-six-rebels rulesets) 15 on
-//! 5 × 11. A switch gets a plane only where it varies within the board's rulesets; the rest of
+//! 5 × 11. A board described in a rules file (configs/rules/) lays its points on the smallest grid of
+//! its coordinates ([`Board::cells`]) and has a plane for every switch its files may set (planes 6–20:
+//! first, capture, threshold, intervention, deferred, diagonal leap, any-line leap, static capture when
+//! cornered, at any time, forward-only Rebels, custodial, apex wins, apex loses, blockade, rank 1 wins).
+//! A switch gets a plane only where it varies within the board's rulesets; the rest of
 //! [`HuntRules`] is fixed per board. "No capture threshold" is encoded as 0 because it is the same game:
 //! with no Rebel left the Rebels have no move and lose (RULES.md 0.3).
 
@@ -59,6 +63,9 @@ enum Switch {
     Blockade,
     BottomRowWins,
     OpenTriangle,
+    Deferred,
+    AnyLineLeap,
+    StaticWhenCornered,
 }
 
 const COMMON_SWITCHES: [Switch; 3] = [Switch::RebelsFirst, Switch::MandatoryCapture, Switch::GeneralWinsAt];
@@ -84,6 +91,26 @@ const HYDE_SWITCHES: &[Switch] = &[
     Switch::BottomRowWins,
 ];
 
+/// A described board's rulesets may set any switch of [`HuntRules`] (configs/rules/README.md), so each
+/// gets a plane.
+const DESCRIBED_SWITCHES: &[Switch] = &[
+    COMMON_SWITCHES[0],
+    COMMON_SWITCHES[1],
+    COMMON_SWITCHES[2],
+    Switch::Intervention,
+    Switch::Deferred,
+    Switch::DiagonalLeap,
+    Switch::AnyLineLeap,
+    Switch::StaticWhenCornered,
+    Switch::StaticCaptureAnyTime,
+    Switch::RebelsForwardOnly,
+    Switch::Custodial,
+    Switch::ApexWins,
+    Switch::ApexLoses,
+    Switch::Blockade,
+    Switch::BottomRowWins,
+];
+
 impl Switch {
     fn value(self, rules: &HuntRules) -> f32 {
         let on = match self {
@@ -102,16 +129,32 @@ impl Switch {
             Switch::Blockade => rules.blockade,
             Switch::BottomRowWins => rules.bottom_row_wins,
             Switch::OpenTriangle => rules.board == BoardKind::Japanese,
+            Switch::Deferred => rules.deferred,
+            Switch::AnyLineLeap => rules.leap == Leap::AnyLine,
+            Switch::StaticWhenCornered => rules.static_capture == StaticCapture::WhenCornered,
         };
         if on { 1.0 } else { 0.0 }
     }
 }
 
 /// The hunt layout of one board (see the module table).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct HuntEncoder {
     /// The board's [`BoardKind::layout`].
     board: BoardKind,
+}
+
+/// Checkpoints record this as the encoder's identity: a described board by its
+/// [`Board::identity`], since its kind's number depends on the order files were loaded.
+impl std::fmt::Debug for HuntEncoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.board {
+            BoardKind::Described(_) => {
+                write!(f, "HuntEncoder {{ board: Described({}) }}", Board::get(self.board).identity())
+            }
+            kind => write!(f, "HuntEncoder {{ board: {kind:?} }}"),
+        }
+    }
 }
 
 impl HuntEncoder {
@@ -124,8 +167,7 @@ impl HuntEncoder {
             BoardKind::Chinese => CHINESE_SWITCHES,
             BoardKind::Japanese | BoardKind::JapaneseClosed => JAPANESE_SWITCHES,
             BoardKind::Hyde => HYDE_SWITCHES,
-            // A rules file's options: first, capture and general_wins_at.
-            BoardKind::Described(_) => &COMMON_SWITCHES,
+            BoardKind::Described(_) => DESCRIBED_SWITCHES,
         }
     }
 }
