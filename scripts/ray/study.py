@@ -17,12 +17,9 @@ checkout.
 """
 
 import argparse
-import ctypes
 import json
 import os
 import pathlib
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -31,23 +28,8 @@ import tomllib
 
 import ray
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-
-
-def find_binary(given):
-    for candidate in (given, os.environ.get("REBEL_ZERO_BIN"), shutil.which("rebel-zero"),
-                      REPO / "target" / "release" / "rebel-zero"):
-        if candidate and pathlib.Path(candidate).is_file():
-            return str(pathlib.Path(candidate).resolve())
-    sys.exit("error: no rebel-zero binary: build it (cargo build --release) or pass --binary")
-
-
-def die_with_parent():
-    """Linux: the rebel-zero child is killed when its Ray worker dies, so no orphan plays on."""
-    try:
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+import rebel_zero_ray
+from rebel_zero_ray import die_with_parent, find_binary
 
 
 @ray.remote(max_retries=3, retry_exceptions=True)
@@ -109,7 +91,8 @@ def main():
     games = sum(cell["games"] for cell in missing)
     print(f"study {name}: {len(missing)} cells to play ({games} games) on Ray", flush=True)
 
-    ray.init(address=args.address, logging_level="ERROR", log_to_driver=False)
+    ray.init(address=args.address, logging_level="ERROR", log_to_driver=False,
+             runtime_env={"py_modules": [rebel_zero_ray]})
     started = time.time()
     pending = [play_cell.options(num_cpus=args.cpus_per_cell).remote(
         binary, study_text, args.study.name, cell["id"], args.cpus_per_cell, os.getcwd()) for cell in missing]

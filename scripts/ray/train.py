@@ -13,11 +13,8 @@ nothing: run the same command again and the run resumes.
 """
 
 import argparse
-import ctypes
 import os
 import pathlib
-import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -25,22 +22,8 @@ import tomllib
 
 import ray
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
-
-
-def find_binary(given):
-    for candidate in (given, os.environ.get("REBEL_ZERO_BIN"), shutil.which("rebel-zero"),
-                      REPO / "target" / "release" / "rebel-zero"):
-        if candidate and pathlib.Path(candidate).is_file():
-            return str(pathlib.Path(candidate).resolve())
-    sys.exit("error: no rebel-zero binary: build it (cargo build --release) or pass --binary")
-
-
-def die_with_parent():
-    try:
-        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except OSError:
-        pass
+import rebel_zero_ray
+from rebel_zero_ray import die_with_parent, find_binary
 
 
 @ray.remote(max_restarts=-1, max_task_retries=-1)
@@ -105,7 +88,8 @@ def main():
     print(f"learner: {' '.join(learner)}", flush=True)
     learning = subprocess.Popen(learner, preexec_fn=die_with_parent)
 
-    ray.init(address=args.address, logging_level="ERROR", log_to_driver=False)
+    ray.init(address=args.address, logging_level="ERROR", log_to_driver=False,
+             runtime_env={"py_modules": [rebel_zero_ray]})
     actors = [SelfPlayActor.options(num_cpus=1).remote(binary, str(args.config.resolve()), str(run_dir.resolve()), i, batch)
               for i in range(args.actors)]
     running = {actor.play.remote(): actor for actor in actors}
