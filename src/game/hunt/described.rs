@@ -531,3 +531,58 @@ pub fn spec_path(spec: &str) -> Option<&Path> {
         .strip_prefix("file:")
         .map(|rest| Path::new(rest.split_once(':').map_or(rest, |(path, _)| path)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_text(name: &str, text: &str) -> Result<&'static Described, SpecError> {
+        let dir = std::env::temp_dir().join(format!("rebel-zero-described-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        load(path.to_str().unwrap())
+    }
+
+    const TRIANGLE: &str = r#"
+name = "triangle"
+[board]
+grid = { files = 3, ranks = 2 }
+points = [{ label = "b3", x = 1, y = 2 }]
+links = ["a2-b3", "b2-b3", "c2-b3"]
+[start]
+general = "b3"
+rebels = ["a1", "c1"]
+"#;
+
+    #[test]
+    fn a_described_board_is_laid_on_the_grid_of_its_coordinates_and_mirrored_when_symmetric() {
+        let symmetric = load_text("triangle.toml", TRIANGLE).unwrap();
+        let board = Board::get(symmetric.rules.board);
+        assert_eq!(board.grid, (3, 3));
+        assert_eq!(board.cells[board.point("b3").unwrap() as usize], (1, 2));
+        assert!(board.symmetric);
+        assert_eq!(board.label(board.mirror[board.point("a1").unwrap() as usize]), "c1");
+        // Rebels' default bottom row: the lowest points.
+        assert_eq!(board.labels_of(board.bottom_row), vec!["a1", "b1", "c1"]);
+
+        // Without the link c2-b3 the board is no longer its own mirror image: no mirror augmentation.
+        let lopsided = load_text("lopsided.toml", &TRIANGLE.replace(", \"c2-b3\"", "")).unwrap();
+        let board = Board::get(lopsided.rules.board);
+        assert!(!board.symmetric);
+        let AnyGame::Hunt(game) = build(&lopsided.path, &[]).unwrap() else { panic!("a hunt game") };
+        use crate::nn::NetGame;
+        assert_eq!(game.mirror_action_index(crate::game::ActionIndex::new(0)), None);
+    }
+
+    #[test]
+    fn the_same_file_loads_once_and_an_equal_board_is_shared() {
+        let first = load_text("once.toml", TRIANGLE).unwrap();
+        let again = load_text("once.toml", TRIANGLE).unwrap();
+        assert!(std::ptr::eq(first, again));
+        // Another file on the same board (other rules) shares the board kind.
+        let other = load_text("other.toml", &format!("{TRIANGLE}[general]\nleap = \"any\"\n")).unwrap();
+        assert_eq!(first.rules.board, other.rules.board);
+        assert_ne!(first.rules.leap, other.rules.leap);
+    }
+}
