@@ -80,10 +80,11 @@ pub fn run_match<G: NetGame>(
     }
     let next = AtomicUsize::new(0);
     let records: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; settings.games]);
+    let workers = settings.threads.clamp(1, settings.games.max(1));
     std::thread::scope(|scope| {
-        for _ in 0..settings.threads.clamp(1, settings.games.max(1)) {
+        for _ in 0..workers {
             scope.spawn(|| {
-                loop {
+                let play = || loop {
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= settings.games {
                         return;
@@ -91,6 +92,14 @@ pub fn run_match<G: NetGame>(
                     let record = play_match_game(game, specs, settings.seed, settings.opening, index);
                     on_game_done(&record);
                     records.lock().expect("no worker panics while holding the lock")[index] = Some(record);
+                };
+                // With several games at once, each worker's network kernels stay on its own thread
+                // (as in self-play): sharing rayon's global pool, every worker's batch woke every
+                // core's kernel thread, so `--threads N` ran up to N² threads on N cores. A lone
+                // worker keeps the global pool, so one game's inference still spans the cores.
+                match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+                    Ok(pool) if workers > 1 => pool.install(play),
+                    _ => play(),
                 }
             });
         }
