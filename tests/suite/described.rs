@@ -256,3 +256,51 @@ fn a_broken_rules_file_is_refused_with_its_key_and_line() {
     assert_eq!(missing.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("no/such.toml") && stderr.contains("cannot read"), "{stderr}");
 }
+
+/// Damaged rules files (lines dropped, values swapped for others of the file, numbers pushed to their
+/// limits) are refused or loaded, never a panic.
+#[test]
+fn damaged_rules_files_never_panic() {
+    use rand::RngExt;
+    let dir = scratch("damaged");
+    let good = std::fs::read_to_string(repo().join("configs/rules/twenty-six-rebels.toml")).unwrap();
+    let lines: Vec<&str> = good.lines().collect();
+    let values =
+        ["0", "-1", "4294967295", "99999999999", "1e308", "nan", "\"\"", "\"a0\"", "[]", "{}", "true"];
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
+    let (mut refused, mut loaded) = (0, 0);
+    for case in 0..300 {
+        let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for _ in 0..rng.random_range(1..4) {
+            let at = rng.random_range(0..edited.len());
+            match rng.random_range(0..3) {
+                0 => {
+                    edited.remove(at);
+                }
+                1 => {
+                    if let Some((key, _)) = edited[at].split_once(" = ") {
+                        edited[at] = format!("{key} = {}", values[rng.random_range(0..values.len())]);
+                    }
+                }
+                _ => {
+                    let other = lines[rng.random_range(0..lines.len())].to_string();
+                    edited.insert(at, other);
+                }
+            }
+        }
+        let path = dir.join(format!("case-{case}.toml"));
+        std::fs::write(&path, edited.join("\n")).unwrap();
+        let spec = format!("file:{}", path.display());
+        match std::panic::catch_unwind(|| {
+            AnyGame::from_spec(&spec).map(|g| with_game!(&g, |g| perft(g, &g.start(), 2)))
+        }) {
+            Ok(Ok(_)) => loaded += 1,
+            Ok(Err(e)) => {
+                assert!(e.to_string().contains(&format!("case-{case}.toml")), "{e}");
+                refused += 1;
+            }
+            Err(_) => panic!("case {case} panicked:\n{}", edited.join("\n")),
+        }
+    }
+    assert!(refused > 100 && loaded > 10, "{refused} refused, {loaded} loaded: the cases should test both");
+}

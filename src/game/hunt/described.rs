@@ -389,7 +389,7 @@ fn board_parts(section: &BoardSection, at: &At) -> Result<BoardParts, String> {
     let mut links: Vec<(String, String)> = Vec::new();
     if let Some(grid) = &section.grid {
         let Grid { files, ranks } = *grid.get_ref();
-        if !(1..=26).contains(&files) || ranks == 0 || files * ranks > 64 {
+        if !(1..=26).contains(&files) || ranks == 0 || u64::from(files) * u64::from(ranks) > 64 {
             return Err(at.error(
                 grid.span(),
                 "board.grid",
