@@ -95,7 +95,7 @@ async fn rulesets(State(server): State<Arc<Server>>) -> Json<Value> {
                     .options
                     .iter()
                     .filter(|o| !info.preset.iter().any(|(key, _)| *key == o.key))
-                    .map(|o| json!({ "key": o.key, "values": o.values.to_string(), "default": o.default, "meaning": o.meaning }))
+                    .map(option_json)
                     .collect();
                 json!({
                     "name": info.name,
@@ -106,9 +106,44 @@ async fn rulesets(State(server): State<Arc<Server>>) -> Json<Value> {
                 })
             })
             .collect();
-        Value::Array(rulesets)
+        Value::Array(rulesets.into_iter().chain(described_rulesets(&server)).collect())
     });
     Json(list.clone())
+}
+
+fn option_json(o: &crate::game::spec::OptionSpec) -> Value {
+    json!({ "key": o.key, "values": o.values.to_string(), "default": o.default, "meaning": o.meaning })
+}
+
+/// The rules files (`*.toml`) in the folders the server may read (the shipped configs/rules/ among
+/// them), as `file:` rulesets with their options; a file that does not load is left out.
+fn described_rulesets(server: &Server) -> Vec<Value> {
+    let mut files: Vec<std::path::PathBuf> = server
+        .readable
+        .iter()
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flat_map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())))
+        .filter(|path| path.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .filter_map(|path| {
+            let spec = format!("file:{}", path.display());
+            let described = crate::game::hunt::described::load(&path.display().to_string()).ok()?;
+            let game = AnyGame::from_spec(&spec).ok()?;
+            let options: Vec<Value> = described.options.iter().map(option_json).collect();
+            let file = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
+            Some(json!({
+                "name": spec,
+                "label": format!("file:{file}"),
+                "summary": format!("{} (rules file {})", described.summary, path.display()),
+                "sides": with_game!(&game, |g| g.side_names()),
+                "options": options,
+                "agent": AgentSpec::strongest_shipped(&game).to_string(),
+            }))
+        })
+        .collect()
 }
 
 /// A position: a ruleset, an optional start, and the moves played from it.

@@ -144,10 +144,17 @@ fn a_game_of_each_board_kind_is_played_by_clicks_and_undone() {
         client.goto(&format!("http://{}/", server.address)).await.unwrap();
         client.wait().for_element(Locator::Css("body[data-ready]")).await.unwrap();
         // The side that moves first is the person's by default; each first move is a plain one.
+        // A rules file of the shipped configs/rules/ is listed beside the built-in rulesets.
+        let rules_file = std::fs::canonicalize(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/rules/sixteen-rebels-no-retreat.toml"),
+        )
+        .unwrap();
+        let described = format!("file:{}", rules_file.display());
         for (spec, from, to, kind) in [
             ("sixteen-rebels", "c3", "c4", "points"),
             ("imperial-contest", "c5", "c6", "squares"),
             ("chess", "e2", "e4", "squares"),
+            (described.as_str(), "c3", "c4", "points"),
         ] {
             client.find(Locator::Css("#ruleset")).await.unwrap().select_by_value(spec).await.unwrap();
             let agent = client.find(Locator::Css("#agent")).await.unwrap();
@@ -170,7 +177,7 @@ fn a_game_of_each_board_kind_is_played_by_clicks_and_undone() {
             assert!(first.contains(from) && first.contains(to), "{spec}: {first}");
             assert_eq!(count(&client, ".last").await, 2, "{spec}: the reply is marked");
             let png = client.screenshot().await.unwrap();
-            let name = spec.split(':').next().unwrap();
+            let name = if spec.starts_with("file:") { "rules-file" } else { spec.split(':').next().unwrap() };
             std::fs::write(screenshot_dir().join(format!("{name}.png")), &png).unwrap();
             click(&client, "#undo").await;
             wait_count(&client, "#moves li", 0).await;

@@ -459,7 +459,8 @@ async function start() {
     const select = $("ruleset");
     for (const r of state.rulesets) {
       const opt = document.createElement("option");
-      opt.value = opt.textContent = r.name;
+      opt.value = r.name;
+      opt.textContent = r.label || r.name;
       select.appendChild(opt);
     }
     showRuleset();
