@@ -14,6 +14,7 @@ use crate::seed::derive_seed;
 const OPENING_STREAM: u64 = 0x6f70_656e;
 use crate::game::{Game, GameRecord, Playthrough, Reason, Side};
 use crate::nn::NetGame;
+use crate::nn::inference::on_one_kernel_thread;
 
 /// Plays `line` to its end; `agents[i]` plays side `i`.
 pub fn play_game<G: Game>(mut line: Playthrough<G>, agents: [&mut dyn Agent<G>; 2]) -> Playthrough<G> {
@@ -93,14 +94,9 @@ pub fn run_match<G: NetGame>(
                     on_game_done(&record);
                     records.lock().expect("no worker panics while holding the lock")[index] = Some(record);
                 };
-                // With several games at once, each worker's network kernels stay on its own thread
-                // (as in self-play): sharing rayon's global pool, every worker's batch woke every
-                // core's kernel thread, so `--threads N` ran up to N² threads on N cores. A lone
-                // worker keeps the global pool, so one game's inference still spans the cores.
-                match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-                    Ok(pool) if workers > 1 => pool.install(play),
-                    _ => play(),
-                }
+                // With several games at once, each worker's network kernels stay on its own thread;
+                // a lone worker keeps the global pool, so one game's inference spans the cores.
+                if workers > 1 { on_one_kernel_thread(play) } else { play() }
             });
         }
     });

@@ -369,8 +369,8 @@ fn gather(
                 sides: study.side_names(v).map(str::to_string),
                 opening: x.opening(&s.opening),
                 rules_file_sha256: crate::game::hunt::described::spec_path(&x.spec)
-                    .and_then(|path| std::fs::read(path).ok())
-                    .map(|bytes| crate::files::sha256_hex(&bytes)),
+                    .and_then(|path| crate::game::hunt::described::load(&path.to_string_lossy()).ok())
+                    .map(|described| described.sha256.clone()),
             })
             .collect(),
         comparisons: compare_variants(&summaries),

@@ -310,6 +310,17 @@ impl InferenceNet {
     }
 }
 
+/// Runs `work` with the network kernels on the calling thread alone. For a thread that is one of
+/// several evaluating at once (self-play workers, a match's game threads): on rayon's global pool each
+/// would wake every core's kernel thread, N threads running N² on N cores. Without a pool of its own
+/// (one could not be built) the work still runs, on the global pool.
+pub fn on_one_kernel_thread<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

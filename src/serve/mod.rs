@@ -146,7 +146,7 @@ impl Server {
     /// The ruleset a request names; a `file:` spec only from a folder the server may read.
     pub fn ruleset(&self, spec: &str) -> Result<AnyGame, BadRequest> {
         if let Some(path) = crate::game::hunt::described::spec_path(spec) {
-            self.check_readable(path)?;
+            self.check_readable(&path)?;
         }
         AnyGame::from_spec(spec).map_err(|e| BadRequest(e.to_string()))
     }

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 
-use super::replay::{SavedGame, encode_saved};
+use super::replay::read_saved_games;
 use super::selfplay::{FinishedGame, GameJob};
 use super::{TrainConfig, self_play};
 use crate::nn::{Checkpoint, InferenceNet, NetGame};
@@ -88,15 +88,7 @@ pub fn take_games<G: NetGame>(
             if finished.len() >= wanted {
                 break;
             }
-            let text =
-                std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-            for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-                let bad = |e: String| anyhow::anyhow!("{} line {}: {e}", path.display(), number + 1);
-                let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
-                let game = games
-                    .get(saved.spec_index)
-                    .ok_or_else(|| bad(format!("no spec number {}", saved.spec_index)))?;
-                let positions = encode_saved(game, &saved).map_err(bad)?;
+            for (saved, positions) in read_saved_games(&path, games).map_err(anyhow::Error::msg)? {
                 let plies = saved.moves.len() as u32;
                 finished.push(FinishedGame { index: finished.len(), saved, positions, plies });
             }

@@ -223,7 +223,7 @@ fn self_play<G: NetGame>(
                     bar.inc(1);
                     finished.lock().expect("no self-play worker panics holding the lock").push(game);
                 };
-                let mut play = || match teacher {
+                let play = || match teacher {
                     Some(teacher) => teacher::play_teacher_games(
                         games,
                         teacher,
@@ -234,11 +234,7 @@ fn self_play<G: NetGame>(
                     ),
                     None => selfplay::play_games(games, net, worker_config, jobs, next, &mut on_finished),
                 };
-                match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
-                    Ok(pool) => pool.install(play),
-                    // Without a pool of its own the worker still plays, sharing the global one.
-                    Err(_) => play(),
-                }
+                crate::nn::inference::on_one_kernel_thread(play)
             });
         }
     });

@@ -72,6 +72,25 @@ pub fn wdl_target(winner: Option<Side>, mover: Side) -> [f32; 3] {
     }
 }
 
+/// The saved games of a file of them (one JSON object per line, plain or gzipped: a replay window, or
+/// a batch from `rebel-zero selfplay`), each re-played on its spec among `games` and encoded.
+pub fn read_saved_games<G: NetGame>(
+    path: &Path,
+    games: &[G],
+) -> Result<Vec<(SavedGame, Vec<Position>)>, String> {
+    let text = crate::files::read_text(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut read = Vec::new();
+    for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let bad = |e: String| format!("{} line {}: {e}", path.display(), number + 1);
+        let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        let game =
+            games.get(saved.spec_index).ok_or_else(|| bad(format!("no spec number {}", saved.spec_index)))?;
+        let positions = encode_saved(game, &saved).map_err(bad)?;
+        read.push((saved, positions));
+    }
+    Ok(read)
+}
+
 /// Re-plays a saved game on `game` and encodes its recorded positions.
 pub fn encode_saved<G: NetGame>(game: &G, saved: &SavedGame) -> Result<Vec<Position>, String> {
     let encoder = G::Encoder::for_game(game);
@@ -183,14 +202,7 @@ impl ReplayBuffer {
     /// Reads games written by [`ReplayBuffer::to_jsonl_gz`] (or, from older checkpoints, the same
     /// lines uncompressed), re-encoding them on `games` (the run's specs).
     pub fn load_jsonl<G: NetGame>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
-        let text = crate::files::read_text(path).map_err(|e| format!("cannot read it: {e}"))?;
-        for (number, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let bad = |e: String| format!("{} line {}: {e}", path.display(), number + 1);
-            let saved: SavedGame = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
-            let game = games
-                .get(saved.spec_index)
-                .ok_or_else(|| bad(format!("no spec number {}", saved.spec_index)))?;
-            let positions = encode_saved(game, &saved).map_err(bad)?;
+        for (saved, positions) in read_saved_games(path, games)? {
             self.push(saved, positions);
         }
         Ok(())

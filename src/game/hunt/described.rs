@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{LazyLock, Mutex};
 
 use serde::Deserialize;
@@ -17,7 +17,7 @@ use toml::Spanned;
 use super::board::{Board, BoardParts};
 use super::{GENERAL, HuntGame, HuntRules, Leap, REBELS, StaticCapture};
 use crate::game::registry::AnyGame;
-use crate::game::spec::{OptionSpec, OptionValues, Options, SpecError};
+use crate::game::spec::{OptionSpec, OptionValues, Options, Spec, SpecError};
 
 /// A loaded description: its board (registered for the process), the rules its file fixes, and the
 /// options a spec may change.
@@ -525,11 +525,9 @@ fn option_schema(rules: &HuntRules, threshold: u32) -> &'static [OptionSpec] {
     Box::leak(schema.into_boxed_slice())
 }
 
-/// The file a `file:` spec reads, if `spec` is one.
-pub fn spec_path(spec: &str) -> Option<&Path> {
-    spec.trim()
-        .strip_prefix("file:")
-        .map(|rest| Path::new(rest.split_once(':').map_or(rest, |(path, _)| path)))
+/// The file a `file:` spec reads, if `spec` is one (split as [`Spec::parse`] splits it).
+pub fn spec_path(spec: &str) -> Option<PathBuf> {
+    Spec::parse(spec).ok()?.name.strip_prefix("file:").map(PathBuf::from)
 }
 
 #[cfg(test)]
