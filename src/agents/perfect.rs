@@ -36,7 +36,10 @@ impl PerfectAgent {
     pub fn build<G: Game>(game: &G, table: Option<&str>, seed: u64) -> Result<Box<dyn Agent<G>>, AgentError> {
         let refuse = |problem: String| AgentError::Table { problem };
         let Some(hunt) = (game as &dyn Any).downcast_ref::<HuntGame>() else {
-            return Err(refuse(format!("`{}` has no tablebase: only sixteen-rebels is solved", game.spec())));
+            return Err(refuse(format!(
+                "`{}` has no tablebase: only sixteen-rebels and juroku-musashi are solved",
+                game.spec()
+            )));
         };
         Tablebase::check_supported(hunt).map_err(|e| refuse(e.to_string()))?;
         let path = table.map_or_else(|| default_table_path(hunt), PathBuf::from);
@@ -59,7 +62,7 @@ pub(crate) fn shared_table(game: &HuntGame, path: &Path) -> Result<Arc<Tablebase
     if !path.exists() {
         return Err(AgentError::Table {
             problem: format!(
-                "no tablebase at {}; build it with `rebel-zero solve {}` (about 3 minutes, 1 GB)",
+                "no tablebase at {}; build it with `rebel-zero solve {}`",
                 path.display(),
                 game.spec()
             ),

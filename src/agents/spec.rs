@@ -19,7 +19,7 @@ use crate::game::playout::RolloutPolicy;
 use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint};
 use crate::search::{RolloutEvaluator, SearchConfig};
 use crate::seed::derive_seed;
-use crate::tablebase::{Tablebase, default_table_path};
+use crate::tablebase::{Tablebase, default_table_path, table_present};
 use crate::with_game;
 
 /// Every agent name with its keys, for help texts and error messages.
@@ -276,7 +276,7 @@ impl AgentSpec {
     pub fn strongest_shipped(game: &AnyGame) -> AgentSpec {
         if let AnyGame::Hunt(hunt) = game
             && Tablebase::check_supported(hunt).is_ok()
-            && default_table_path(hunt).exists()
+            && table_present(hunt, &default_table_path(hunt))
         {
             return AgentSpec::Perfect { table: None };
         }

@@ -1,5 +1,6 @@
 //! `rebel-zero solve SPEC [--position POS] [--moves …] [--games FILE] [--verify]`: solves
-//! sixteen-rebels (with its options) by retrograde analysis, keeps the table in a file, and prints the
+//! sixteen-rebels and juroku-musashi (with their options) by retrograde analysis, keeps the table on
+//! disk (one file; for juroku-musashi a folder of level files, resumed level by level), and prints the
 //! value of a position and of each of its moves, or judges recorded games move by move.
 
 use std::path::{Path, PathBuf};
@@ -12,19 +13,28 @@ use super::{load_game, load_position};
 use crate::game::hunt::HuntGame;
 use crate::game::record::NumberedRecord;
 use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side, read_records};
+use crate::tablebase::juroku::{BuildObserver, LevelHeader, LevelProgress};
 use crate::tablebase::{
-    GroupTally, Prospect, TableFileError, Tablebase, Verdict, check_writable, default_table_path, rules_key,
-    shares_table,
+    GroupTally, Prospect, TableFileError, Tablebase, Verdict, check_writable, default_table_path,
+    is_japanese, rules_key, shares_table,
 };
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Ruleset spec: sixteen-rebels with any of its options but Murray's and Neeley's.
+    /// Ruleset spec: sixteen-rebels with any of its options but Murray's and Neeley's, or
+    /// juroku-musashi with any of its options.
     spec: String,
-    /// The table file: read when it exists, else built (about 3 minutes on 2 cores, 1 GB) and written
-    /// there. Default: <cache folder>/tablebases/<rules>.rztb (see --cache-dir).
+    /// The table: read when it exists, else built and written there. sixteen-rebels: one file (about
+    /// 3 minutes on 2 cores, 1 GB). juroku-musashi: a folder with a file per Rebel count, built from
+    /// the fewest Rebels up and resumed from the last level written (hours on 2 cores, 16 GB of memory
+    /// and 29 GB of disk with the triangle open; minutes closed). Default: <cache
+    /// folder>/tablebases/<rules>[.rztb] (see --cache-dir).
     #[arg(long)]
     table: Option<PathBuf>,
+    /// juroku-musashi: build (and read) only the levels of at most this many Rebels; positions with
+    /// more are then not in the table.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=16))]
+    up_to: Option<u32>,
     /// Judge this position instead of the start.
     #[arg(long)]
     position: Option<String>,
@@ -38,7 +48,8 @@ pub struct SolveArgs {
     /// With --games, also print each game's mistakes.
     #[arg(long, requires = "games")]
     each: bool,
-    /// Check every position of the table against the rules' move generator (a few minutes).
+    /// Check every position of the table against the rules' move generator (a few minutes; hours for
+    /// juroku-musashi's open triangle), then random positions against a plain search of 4 plies.
     #[arg(long)]
     verify: bool,
     /// Print how each level's positions divide into wins, losses and draws.
@@ -52,18 +63,25 @@ pub struct SolveArgs {
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let AnyGame::Hunt(game) = load_game(&args.spec)? else {
         super::usage_bail!(
-            "`{}` is not a hunt game; only sixteen-rebels and its options can be solved",
+            "`{}` is not a hunt game; only sixteen-rebels, juroku-musashi and their options can be solved",
             args.spec
         );
     };
     Tablebase::check_supported(&game).map_err(super::usage)?;
+    if args.up_to.is_some() && !is_japanese(&game) {
+        super::usage_bail!("--up-to is for juroku-musashi, whose table is built level by level");
+    }
     let start = load_position(&game, args.position.as_deref())?;
     let mut line = Playthrough::from_position(game.clone(), start);
     super::play_typed_moves(&mut line, &args.moves)?;
     // Read the games first: a bad games file should not wait for minutes of solving.
     let games = args.games.as_deref().map(|file| read_games(&game, file)).transpose()?;
     let path = args.table.clone().unwrap_or_else(|| default_table_path(&game));
-    let tb = open_or_build(&game, &path)?;
+    let tb = if is_japanese(&game) {
+        open_or_build_levels(&game, &path, args.up_to.unwrap_or(game.rules.rebel_count))?
+    } else {
+        open_or_build(&game, &path)?
+    };
     if args.verify {
         verify(&tb)?;
     }
@@ -76,6 +94,94 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         None => print_verdicts(&tb, &line),
     }
     Ok(())
+}
+
+/// The Japanese board's table in the folder `dir`, its levels up to `most` Rebels built where missing:
+/// a progress bar per level, a line per level kept or built.
+pub fn open_or_build_levels(game: &HuntGame, dir: &Path, most: u32) -> anyhow::Result<Tablebase> {
+    check_writable(&dir.join("level"))
+        .with_context(|| format!("cannot write the table in {}", dir.display()))?;
+    let mut observer = LevelBars::new();
+    let tb = Tablebase::build_in_folder(game, dir, most, &mut observer).map_err(|e| match e {
+        TableFileError::OtherRules { .. } => {
+            anyhow::anyhow!("{e}; name the table of these rules with --table")
+        }
+        _ => e.into(),
+    })?;
+    if observer.built > 0 {
+        eprintln!("wrote {} levels in {}", observer.built, dir.display());
+    }
+    Ok(tb)
+}
+
+/// A progress bar for each level being built.
+struct LevelBars {
+    bar: ProgressBar,
+    built: usize,
+}
+
+impl LevelBars {
+    fn new() -> LevelBars {
+        LevelBars { bar: ProgressBar::hidden(), built: 0 }
+    }
+
+    fn line(&self, verb: &str, h: &LevelHeader) {
+        let [g, r] = h.tallies;
+        self.bar.suspend(|| {
+            eprintln!(
+                "{:2} Rebels {verb}: {:>14} positions; General to move {} won, {} lost, {} drawn; Rebels to move {} won, {} lost, {} drawn; longest {} plies ({:.0} s, {} MB peak)",
+                h.rebels,
+                g.positions() + r.positions(),
+                g.wins,
+                g.losses,
+                g.draws,
+                r.wins,
+                r.losses,
+                r.draws,
+                g.longest.max(r.longest),
+                h.seconds,
+                h.peak_memory_mb
+            )
+        });
+    }
+}
+
+impl LevelProgress for LevelBars {
+    fn phase(&self, name: &'static str, total: u64) {
+        self.bar.set_length(total);
+        self.bar.set_position(0);
+        self.bar.reset_eta();
+        self.bar.set_message(name);
+    }
+    fn advance(&self, done: u64) {
+        self.bar.inc(done);
+    }
+    fn wave(&self, wave: u32) {
+        self.bar.set_message(format!("telling, wave {wave}"));
+    }
+}
+
+impl BuildObserver for LevelBars {
+    fn kept(&mut self, level: &LevelHeader) {
+        self.line("kept", level);
+    }
+    fn begin(&mut self, rebels: u32, slots: u64) {
+        self.bar = ProgressBar::new(slots).with_style(
+            ProgressStyle::with_template(
+                "{prefix} [{elapsed_precise}] {wide_bar} {percent}% ETA {eta} {msg}",
+            )
+            .expect("a valid template"),
+        );
+        self.bar.set_prefix(format!("{rebels:2} Rebels, {slots} slots a side:"));
+    }
+    fn progress(&self) -> &dyn LevelProgress {
+        self
+    }
+    fn done(&mut self, level: &LevelHeader) {
+        self.bar.finish_and_clear();
+        self.built += 1;
+        self.line("built", level);
+    }
 }
 
 /// The table in `path`, or a new one built and saved there.
@@ -123,6 +229,22 @@ pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> 
 }
 
 fn print_levels(tb: &Tablebase) {
+    let headers = tb.level_headers();
+    if !headers.is_empty() {
+        println!("| Rebels | slots per side | file (MB) | build (s) | memory peak (MB) |");
+        println!("| ---: | ---: | ---: | ---: | ---: |");
+        for h in &headers {
+            println!(
+                "| {} | {} | {:.0} | {:.1} | {} |",
+                h.rebels,
+                h.slots,
+                (2 * h.slots) as f64 / 1e6,
+                h.seconds,
+                h.peak_memory_mb
+            );
+        }
+        println!();
+    }
     println!("| Rebels | to move | positions | won | lost | drawn | longest (plies) |");
     println!("| ---: | --- | ---: | ---: | ---: | ---: | ---: |");
     let percent = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
@@ -145,12 +267,29 @@ fn print_levels(tb: &Tablebase) {
 fn verify(tb: &Tablebase) -> anyhow::Result<()> {
     let clock = std::time::Instant::now();
     let checked = tb.verify(|rebels, n| eprintln!("verified {n} positions with {rebels} Rebels"))?;
+    // The Japanese board stores one of each mirror pair: those are what it checks.
+    let what =
+        if is_japanese(tb.game()) { "stored positions (one of each mirror pair)" } else { "positions" };
     println!(
-        "verified: all {checked} positions agree with their moves ({:.0} s)",
+        "verified: all {checked} {what} agree with their moves ({:.0} s)",
+        clock.elapsed().as_secs_f64()
+    );
+    let clock = std::time::Instant::now();
+    let spot = tb.spot_check(SPOT_POSITIONS, SPOT_DEPTH, tb.game().rules.rebel_count, SPOT_SEED)?;
+    println!(
+        "spot check: {} random positions agree with a plain search of {} plies ({} of them decided within it; {:.0} s)",
+        spot.positions,
+        spot.depth,
+        spot.decided_within_depth,
         clock.elapsed().as_secs_f64()
     );
     Ok(())
 }
+
+/// The spot check of `--verify`: positions, plies searched, seed.
+const SPOT_POSITIONS: usize = 2000;
+const SPOT_DEPTH: u32 = 4;
+const SPOT_SEED: u64 = 1;
 
 fn print_verdicts(tb: &Tablebase, line: &Playthrough<HuntGame>) {
     let game = tb.game();
@@ -201,12 +340,17 @@ fn verdicts_json(tb: &Tablebase, line: &Playthrough<HuntGame>) -> serde_json::Va
     })
 }
 
+/// "at least " where the table keeps only a bound on the distance.
+fn at_least(v: Verdict) -> &'static str {
+    if v.is_bound() { "at least " } else { "" }
+}
+
 /// "a win for the general in 7 plies", "a draw", from the side to move's verdict.
 fn describe(v: Verdict, side: &str, plies_left: u32) -> String {
     let capped = if v.within(plies_left) != v { " (beyond the cap: a draw in play)" } else { "" };
     match v {
-        Verdict::Win { plies } => format!("a win for the {side} in {plies} plies{capped}"),
-        Verdict::Loss { plies } => format!("a loss for the {side} in {plies} plies{capped}"),
+        Verdict::Win { plies } => format!("a win for the {side} in {}{plies} plies{capped}", at_least(v)),
+        Verdict::Loss { plies } => format!("a loss for the {side} in {}{plies} plies{capped}", at_least(v)),
         Verdict::Draw => "a draw".to_string(),
     }
 }

@@ -13,7 +13,7 @@ use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough, describe_outcome};
 use crate::nn::{NetEvaluator, NetGame};
 use crate::search::{Evaluations, Evaluator, LeafBatch};
-use crate::tablebase::{Tablebase, default_table_path};
+use crate::tablebase::{Tablebase, default_table_path, table_present};
 
 /// A position and everything needed to draw it and play on from it.
 #[derive(Clone, Debug, Serialize)]
@@ -206,7 +206,7 @@ fn table_moves(game: &HuntGame, state: &<HuntGame as Game>::State) -> Result<Opt
         return Ok(None);
     }
     let path = default_table_path(game);
-    if !path.exists() {
+    if !table_present(game, &path) {
         return Err(format!(
             "no tablebase for these rules yet: `rebel-zero solve {}` builds it",
             game.spec()

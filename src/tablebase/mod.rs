@@ -1,11 +1,14 @@
-//! Exact values of Chinese-board hunt positions (sixteen-rebels and its options) by retrograde
-//! analysis: for every position with a reachable number of Rebels, whether the side to move wins,
-//! loses or draws with best play, and in how many plies.
+//! Exact values of hunt positions by retrograde analysis: for every position with a reachable number of
+//! Rebels, whether the side to move wins, loses or draws with best play, and in how many plies.
 //!
-//! The General captures Rebels in pairs, so from 16 only even counts occur; the table holds every
-//! even count above `general_wins_at` (6, 8, …, 16 on the default rules: 941 million slots, of which
-//! 497.6 million are positions). A
-//! forced win never needs to repeat a position, so the repetition rule changes no value; the draw cap
+//! Two boards are solved. The Chinese board (sixteen-rebels and its options): the General captures
+//! Rebels in pairs, so from 16 only even counts occur; the table holds every even count above
+//! `general_wins_at` (6, 8, …, 16 on the default rules: 941 million slots, of which 497.6 million are
+//! positions), in memory and in one file. The Japanese board (juroku-musashi, [`juroku`]): leaps take
+//! one Rebel at a time, so every count from 16 down occurs, about 29 × 10⁹ slots with the mirror
+//! folded in, in one file per level read from disk.
+//!
+//! A forced win never needs to repeat a position, so the repetition rule changes no value; the draw cap
 //! turns a win into a draw exactly when its distance exceeds the plies left, which [`Verdict`] lets
 //! the caller check.
 //!
@@ -14,12 +17,13 @@
 mod build;
 pub mod index;
 mod judge;
+pub mod juroku;
 mod store;
 mod verify;
 
 pub use judge::{GroupTally, JudgedMove, Prospect, SideTally};
-pub use store::{TableFileError, check_writable, default_table_path, rules_key, shares_table};
-pub use verify::Inconsistency;
+pub use store::{TableFileError, check_writable, default_table_path, rules_key, shares_table, table_present};
+pub use verify::{Inconsistency, SpotCheck, VerifyError};
 
 use std::time::Instant;
 
@@ -30,6 +34,14 @@ use crate::game::{Game, Side};
 /// The longest forced result a table can hold (a byte per position, 0 for a draw). The longest in
 /// sixteen-rebels is 57 plies.
 pub const MAX_PLIES: u32 = 254;
+
+/// Distances below this are exact. Juroku-musashi with its triangle open has forced results of
+/// hundreds of plies, more than a byte holds: its tables keep a loss of 252 plies or more as
+/// `Loss { plies: 252 }` and a win of 253 or more as `Win { plies: 253 }`, meaning "at least". Both
+/// lie beyond any draw cap a game uses by default (200), so no value in play changes; and since
+/// saturating commutes with the `min`, `max` and `+ 1` that make distances, every shorter distance
+/// stays exact.
+pub const EXACT_BELOW: u32 = 252;
 
 /// What best play gives the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,11 +55,13 @@ pub enum Verdict {
 }
 
 impl std::fmt::Display for Verdict {
-    /// "win in 12 plies" (for the side to move), "loss in 3 plies", "draw".
+    /// "win in 12 plies" (for the side to move), "loss in 3 plies", "draw"; "win in at least 253
+    /// plies" where the table keeps only a bound.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let bound = if self.is_bound() { "at least " } else { "" };
         match self {
-            Verdict::Win { plies } => write!(f, "win in {plies} plies"),
-            Verdict::Loss { plies } => write!(f, "loss in {plies} plies"),
+            Verdict::Win { plies } => write!(f, "win in {bound}{plies} plies"),
+            Verdict::Loss { plies } => write!(f, "loss in {bound}{plies} plies"),
             Verdict::Draw => write!(f, "draw"),
         }
     }
@@ -76,9 +90,31 @@ impl Verdict {
     /// The same result seen one ply earlier, from before the move that led here.
     fn one_ply_earlier(self) -> Verdict {
         match self {
-            Verdict::Win { plies } => Verdict::Win { plies: plies + 1 },
-            Verdict::Loss { plies } => Verdict::Loss { plies: plies + 1 },
+            Verdict::Win { plies } => Verdict::Win { plies: plies + 1 }.saturated(),
+            Verdict::Loss { plies } => Verdict::Loss { plies: plies + 1 }.saturated(),
             Verdict::Draw => Verdict::Draw,
+        }
+    }
+
+    /// The verdict as a table stores it: a distance of [`EXACT_BELOW`] or more kept as "at least".
+    fn saturated(self) -> Verdict {
+        match self {
+            Verdict::Win { plies } => Verdict::Win { plies: plies.min(EXACT_BELOW + 1) },
+            Verdict::Loss { plies } => Verdict::Loss { plies: plies.min(EXACT_BELOW) },
+            Verdict::Draw => Verdict::Draw,
+        }
+    }
+
+    /// Whether the distance is a bound ("at least") rather than exact.
+    pub fn is_bound(self) -> bool {
+        matches!(self, Verdict::Win { plies } | Verdict::Loss { plies } if plies >= EXACT_BELOW)
+    }
+
+    /// The stored byte: 0 a draw, else the (saturated) distance + 1.
+    fn to_stored(self) -> u8 {
+        match self.saturated() {
+            Verdict::Draw => 0,
+            Verdict::Win { plies } | Verdict::Loss { plies } => plies as u8 + 1,
         }
     }
 
@@ -159,7 +195,7 @@ pub struct LevelReport {
 }
 
 /// How the positions of one side to move divide, and the longest forced result.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     pub wins: u64,
     pub losses: u64,
@@ -196,7 +232,13 @@ impl Tally {
 /// The values of every position of one ruleset.
 pub struct Tablebase {
     game: HuntGame,
-    levels: Levels,
+    store: Store,
+}
+
+/// Where the values are: the Chinese board's levels in memory, the Japanese board's in files.
+enum Store {
+    Chinese(Levels),
+    Japanese(juroku::JurokuTable),
 }
 
 impl Tablebase {
@@ -205,8 +247,21 @@ impl Tablebase {
     /// or Neeley's leaps (their starts are short forced wins the MCTS-solver proves).
     pub fn check_supported(game: &HuntGame) -> Result<(), Unsupported> {
         let r = &game.rules;
-        let reason = if r.board != BoardKind::Chinese {
-            Some("only the Chinese board (sixteen-rebels and its options) is solved")
+        let reason = if matches!(r.board, BoardKind::Japanese | BoardKind::JapaneseClosed) {
+            let juroku = r.leap == Leap::AnyLine
+                && !r.intervention
+                && !r.deferred
+                && r.static_capture == StaticCapture::Never
+                && !r.custodial
+                && !r.rebels_forward_only
+                && !r.bottom_row_wins
+                && !r.apex_wins
+                && !r.apex_loses
+                && !r.blockade
+                && r.general_wins_at.is_some();
+            (!juroku).then_some("only juroku-musashi's own rules are solved on the Japanese board")
+        } else if r.board != BoardKind::Chinese {
+            Some("only the Chinese board (sixteen-rebels) and the Japanese board (juroku-musashi) are solved")
         } else if r.custodial {
             Some("Murray's custodial capture is not solved (rebels_capture=custodial)")
         } else if r.leap != Leap::None {
@@ -229,11 +284,13 @@ impl Tablebase {
         }
     }
 
-    /// The Rebel counts a game from the start can reach that the General has not yet won at.
+    /// The Rebel counts a game from the start can reach that the General has not yet won at: every
+    /// other count where he captures in pairs, every count where he leaps.
     pub fn levels_of(game: &HuntGame) -> Vec<u32> {
         let start = game.rules.rebel_count;
         let wins_at = game.rules.general_wins_at.unwrap_or(0);
-        (0..=start).filter(|n| n % 2 == start % 2 && *n > wins_at).collect()
+        let step = if is_japanese(game) { 1 } else { 2 };
+        (0..=start).filter(|n| n % step == start % step && *n > wins_at).collect()
     }
 
     /// Solves every level of `game`, fewest Rebels first, reporting each as it is done.
@@ -248,6 +305,7 @@ impl Tablebase {
         mut report: impl FnMut(LevelReport),
     ) -> Result<Tablebase, Unsupported> {
         Tablebase::check_supported(game)?;
+        assert!(!is_japanese(game), "the Japanese board's tables are built in files: JurokuTable::build");
         let mut levels = Levels::default();
         for rebels in Tablebase::levels_of(game).into_iter().filter(|&n| n <= most) {
             let clock = Instant::now();
@@ -257,7 +315,20 @@ impl Tablebase {
             let tallies = Side::BOTH.map(|side| level.tally(game, side));
             report(LevelReport { rebels, tallies, seconds });
         }
-        Ok(Tablebase { game: game.clone(), levels })
+        Ok(Tablebase { game: game.clone(), store: Store::Chinese(levels) })
+    }
+
+    /// The Japanese board's table in the folder `dir`, its missing levels built first (see
+    /// [`juroku::JurokuTable::build`]); `most` bounds the Rebel count (tests build the small levels).
+    pub fn build_in_folder(
+        game: &HuntGame,
+        dir: &std::path::Path,
+        most: u32,
+        observer: &mut dyn juroku::BuildObserver,
+    ) -> Result<Tablebase, TableFileError> {
+        Tablebase::check_supported(game)?;
+        let table = juroku::JurokuTable::build(game, dir, most, observer)?;
+        Ok(Tablebase { game: game.clone(), store: Store::Japanese(table) })
     }
 
     pub fn game(&self) -> &HuntGame {
@@ -266,17 +337,28 @@ impl Tablebase {
 
     /// Each level's Rebel count and how its positions divide, General to move first.
     pub fn level_tallies(&self) -> Vec<(u32, [Tally; 2])> {
-        self.levels
-            .0
-            .iter()
-            .flatten()
-            .map(|l| (l.rebels, Side::BOTH.map(|side| l.tally(&self.game, side))))
-            .collect()
+        match &self.store {
+            Store::Chinese(levels) => levels
+                .0
+                .iter()
+                .flatten()
+                .map(|l| (l.rebels, Side::BOTH.map(|side| l.tally(&self.game, side))))
+                .collect(),
+            Store::Japanese(table) => table.headers().map(|h| (h.rebels, h.tallies)).collect(),
+        }
     }
 
     /// How the positions with `side` to move divide over every level.
     pub fn tally_for(&self, side: Side) -> Tally {
-        self.levels.0.iter().flatten().map(|l| l.tally(&self.game, side)).fold(Tally::default(), Tally::merge)
+        self.level_tallies().iter().map(|(_, t)| t[side.index()]).fold(Tally::default(), Tally::merge)
+    }
+
+    /// The Japanese board's level files, with how long each took to build and its memory peak.
+    pub fn level_headers(&self) -> Vec<juroku::LevelHeader> {
+        match &self.store {
+            Store::Chinese(_) => Vec::new(),
+            Store::Japanese(table) => table.headers().cloned().collect(),
+        }
     }
 
     /// The value of a position for its side to move; `None` for a finished game or a Rebel count the
@@ -285,52 +367,37 @@ impl Tablebase {
         if s.result.is_some() {
             return None;
         }
-        let level = self.levels.get(s.rebels.count_ones())?;
-        is_position(&self.game, s).then(|| Verdict::from_stored(level.value(s)))
+        if !is_position(&self.game, s) {
+            return None;
+        }
+        let stored = match &self.store {
+            Store::Chinese(levels) => levels.get(s.rebels.count_ones())?.value(s),
+            Store::Japanese(table) => table.value(s)?,
+        };
+        Some(Verdict::from_stored(stored))
     }
 
     /// Each legal move with its verdict for the side that plays it (a move that ends the game is a
     /// win or loss in 1); `None` where the table lacks the position a move leads to.
     pub fn move_verdicts(&self, s: &HuntState) -> Vec<(HuntMove, Option<Verdict>)> {
-        let mut moves = Default::default();
-        self.game.legal_moves(s, &mut moves);
-        moves
-            .iter()
-            .map(|&m| {
-                let mut next = *s;
-                self.game.apply(&mut next, m);
-                let verdict = match next.result {
-                    Some(o) if o.winner == Some(s.to_move) => Some(Verdict::Win { plies: 1 }),
-                    Some(o) if o.winner.is_some() => Some(Verdict::Loss { plies: 1 }),
-                    Some(_) => Some(Verdict::Draw),
-                    None => self.probe(&next).map(|v| v.for_side(next.to_move, s.to_move).one_ply_earlier()),
-                };
-                (m, verdict)
-            })
-            .collect()
+        verify::move_verdicts(&self.game, s, &|next| self.probe(next))
     }
 
     /// The verdict of a position from its moves' verdicts: what the table must say of it.
     pub fn verdict_from_moves(&self, s: &HuntState) -> Option<Verdict> {
-        let (mut best_win, mut longest_loss, mut draw) = (None::<u32>, 0, false);
-        for (_, verdict) in self.move_verdicts(s) {
-            match verdict? {
-                Verdict::Win { plies } => best_win = Some(best_win.map_or(plies, |b| b.min(plies))),
-                Verdict::Loss { plies } => longest_loss = longest_loss.max(plies),
-                Verdict::Draw => draw = true,
-            }
-        }
-        Some(match (best_win, draw) {
-            (Some(plies), _) => Verdict::Win { plies },
-            (None, true) => Verdict::Draw,
-            (None, false) => Verdict::Loss { plies: longest_loss },
-        })
+        verify::verdict_from_moves(&self.game, s, &|next| self.probe(next))
     }
+}
+
+/// Whether the game is played on the Japanese board (its tables are kept in a folder of level files).
+pub fn is_japanese(game: &HuntGame) -> bool {
+    matches!(game.rules.board, BoardKind::Japanese | BoardKind::JapaneseClosed)
 }
 
 /// Whether a General point and Rebel set are a position of the game, with either side to move: the
 /// General on an empty point, not on the apex when it wins, not blockaded in the privy (both would
-/// be games already over), and the Rebels on the main board.
+/// be games already over), and the Rebels on points they may stand on (not the privy, nor the
+/// Japanese triangle when it is closed).
 fn is_position(game: &HuntGame, s: &HuntState) -> bool {
     let board = game.board();
     if s.general as usize >= board.len() {
@@ -341,8 +408,9 @@ fn is_position(game: &HuntGame, s: &HuntState) -> bool {
     let on_winning_apex = rules.apex_wins && Some(s.general) == board.apex;
     let blockaded =
         rules.blockade && board.privy >> s.general & 1 == 1 && s.rebels & board.exits == board.exits;
-    let rebels_on_main_board = s.rebels >> index::REBEL_POINTS == 0;
-    rebels_on_main_board && !on_rebel && !on_winning_apex && !blockaded
+    let rebel_points = ((1u64 << board.len()) - 1) & !board.privy;
+    let rebels_on_their_points = s.rebels & !rebel_points == 0;
+    rebels_on_their_points && !on_rebel && !on_winning_apex && !blockaded
 }
 
 /// Small tables and positions for the tests of this layer and the ones above it.
@@ -401,6 +469,7 @@ pub(crate) mod testing {
 mod tests {
     use super::testing::{hunt, position_with_a_choice, six_rebels};
     use super::*;
+    use crate::game::AnyGame;
     use crate::game::hunt::{GENERAL, REBELS};
 
     #[test]
@@ -520,7 +589,17 @@ mod tests {
 
     #[test]
     fn unsupported_rulesets_are_named() {
-        for spec in ["murray-rebels", "neeley-rebels", "juroku-musashi", "twenty-six-rebels"] {
+        for spec in ["murray-rebels", "neeley-rebels", "twenty-six-rebels", "imperial-contest"] {
+            let AnyGame::Hunt(game) = AnyGame::from_spec(spec).unwrap() else {
+                continue; // imperial-contest is no hunt game: the callers refuse it before the tables
+            };
+            let err = Tablebase::check_supported(&game).expect_err(spec);
+            assert!(err.to_string().contains(spec.split(':').next().unwrap()), "{err}");
+        }
+        assert!(
+            Tablebase::check_supported(&hunt("juroku-musashi:triangle=closed,capture=mandatory")).is_ok()
+        );
+        for spec in ["murray-rebels", "neeley-rebels", "twenty-six-rebels"] {
             let err = Tablebase::build_up_to(&hunt(spec), 0, |_| {}).err().expect(spec);
             assert!(err.to_string().contains(spec.split(':').next().unwrap()), "{err}");
         }

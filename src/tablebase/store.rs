@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Level, Levels, Tablebase, index};
+use super::{Level, Levels, Store, Tablebase, index, is_japanese, juroku};
 use crate::game::hunt::HuntGame;
 
 const MAGIC: &str = "rebel-zero tablebase";
@@ -50,6 +50,14 @@ struct Header {
 /// cap); only meaningful for a game that passes [`Tablebase::check_supported`].
 pub fn rules_key(game: &HuntGame) -> String {
     let r = &game.rules;
+    if is_japanese(game) {
+        return format!(
+            "juroku-musashi:triangle={},capture={},general_wins_at={}",
+            if r.board == crate::game::hunt::board::BoardKind::Japanese { "open" } else { "closed" },
+            if r.mandatory { "mandatory" } else { "optional" },
+            r.general_wins_at.unwrap_or(0)
+        );
+    }
     format!(
         "sixteen-rebels:capture={},general_wins_at={},apex={}",
         if r.mandatory { "mandatory" } else { "optional" },
@@ -60,13 +68,25 @@ pub fn rules_key(game: &HuntGame) -> String {
 
 /// Where `rebel-zero solve` keeps the table of `game`'s rules, in the cache folder
 /// ([`crate::files::cache_dir`]):
-/// `tablebases/sixteen-rebels-capture-optional-general_wins_at-4-apex-on.rztb`.
+/// `tablebases/sixteen-rebels-capture-optional-general_wins_at-4-apex-on.rztb`, and for the Japanese
+/// board a folder of level files, `tablebases/juroku-musashi-triangle-open-capture-optional-general_wins_at-0`.
 pub fn default_table_path(game: &HuntGame) -> PathBuf {
     let name: String = rules_key(game)
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
         .collect();
-    crate::files::cache_dir().join("tablebases").join(format!("{name}.rztb"))
+    let file = if is_japanese(game) { name } else { format!("{name}.rztb") };
+    crate::files::cache_dir().join("tablebases").join(file)
+}
+
+/// Whether the table of `game`'s rules is at `path` whole: the file, or for the Japanese board every
+/// level's file in the folder (a build still under way leaves some out).
+pub fn table_present(game: &HuntGame, path: &Path) -> bool {
+    if is_japanese(game) {
+        Tablebase::levels_of(game).into_iter().all(|n| juroku::level_path(path, n).is_file())
+    } else {
+        path.is_file()
+    }
 }
 
 /// Whether `other`'s positions have the values of `game`'s: both solvable, with the same rules key.
@@ -80,9 +100,14 @@ impl Tablebase {
         shares_table(&self.game, game)
     }
 
+    /// Writes a Chinese-board table to one file (a Japanese-board table is written level by level as
+    /// it is built).
     pub fn save(&self, path: &Path) -> Result<(), TableFileError> {
         let write_error = |source| TableFileError::Write { path: path.to_path_buf(), source };
-        let levels: Vec<&Level> = self.levels.0.iter().flatten().collect();
+        let Store::Chinese(levels) = &self.store else {
+            panic!("a Japanese-board table is written while it is built");
+        };
+        let levels: Vec<&Level> = levels.0.iter().flatten().collect();
         let header = Header {
             format: FORMAT,
             rules: rules_key(&self.game),
@@ -94,8 +119,14 @@ impl Tablebase {
         written.map_err(write_error)
     }
 
-    /// Reads the table of `game`'s rules (which must be ones the tables solve).
+    /// Reads the table of `game`'s rules (which must be ones the tables solve): a file, or for the
+    /// Japanese board a folder holding every level.
     pub fn load(game: &HuntGame, path: &Path) -> Result<Tablebase, TableFileError> {
+        if is_japanese(game) {
+            Tablebase::check_supported(game)?;
+            let table = juroku::JurokuTable::open(game, path, true)?;
+            return Ok(Tablebase { game: game.clone(), store: Store::Japanese(table) });
+        }
         read(game, path, true)
     }
 }
@@ -159,7 +190,7 @@ pub(super) fn read(game: &HuntGame, path: &Path, whole: bool) -> Result<Tablebas
     if input.read(&mut [0u8]).map_err(read_error)? != 0 {
         return Err(malformed("it has bytes after its last level".into()));
     }
-    Ok(Tablebase { game: game.clone(), levels })
+    Ok(Tablebase { game: game.clone(), store: Store::Chinese(levels) })
 }
 
 /// Checks, before minutes of solving, that a table can be written at `path`'s folder.
@@ -172,9 +203,14 @@ pub fn check_writable(path: &Path) -> std::io::Result<()> {
 /// A fast 64-bit checksum of a level (four independent multiply-rotate lanes over 8-byte words): it
 /// catches a damaged or truncated-and-padded file, which only `--verify` would otherwise notice.
 fn level_checksum(level: &Level) -> u64 {
+    checksum(&[&level.general_to_move, &level.rebels_to_move])
+}
+
+/// [`level_checksum`] of any arrays of bytes, one after the other.
+pub(super) fn checksum(arrays: &[&[u8]]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut lanes = [1u64, 2, 3, 4];
-    for bytes in [&level.general_to_move, &level.rebels_to_move] {
+    for bytes in arrays {
         let mut words = bytes.chunks_exact(32);
         for block in &mut words {
             for (lane, word) in lanes.iter_mut().zip(block.chunks_exact(8)) {
@@ -202,7 +238,7 @@ fn write_table(out: &mut dyn Write, header: &Header, levels: &[&Level]) -> std::
 }
 
 /// One line without its newline (header lines are short; a binary file gives up after 4 KiB).
-fn read_line(input: &mut impl Read) -> std::io::Result<String> {
+pub(super) fn read_line(input: &mut impl Read) -> std::io::Result<String> {
     let mut line = Vec::new();
     let mut byte = [0u8];
     while line.len() < 4096 && input.read(&mut byte)? == 1 && byte[0] != b'\n' {

@@ -2,11 +2,16 @@
 //! give, by the rules' own move generator (not the builder's un-moves). A labelling of wins, losses
 //! and distances that agrees with its moves everywhere is the game's only one: by induction on the
 //! distance, each decided position is decided the same way in both, and so are the draws left over.
+//!
+//! Beside it, a spot check that shares nothing with the tables: a plain minimax over the rules to a
+//! small depth, from random positions, must find exactly the results the table says lie within reach.
 
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
 
-use super::{Tablebase, Verdict, index, is_position};
-use crate::game::hunt::HuntState;
+use super::{Store, Tablebase, Verdict, index, is_position};
+use crate::game::hunt::{HuntGame, HuntMove, HuntState};
 use crate::game::{Game, Side};
 
 /// A position whose stored verdict its moves contradict.
@@ -21,14 +26,89 @@ pub struct Inconsistency {
     pub from_moves: Option<Verdict>,
 }
 
+/// Why a table failed its check.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error(transparent)]
+    Inconsistent(#[from] Inconsistency),
+    /// A level file that cannot be read or does not match its checksum.
+    #[error(transparent)]
+    File(#[from] super::TableFileError),
+    /// The spot check's search and the table disagree.
+    #[error("the table says {stored} of `{position}`, a full search to depth {depth} says {searched}")]
+    Search { position: String, stored: Verdict, searched: String, depth: u32 },
+}
+
+/// Each legal move of `s` with its verdict for the side that plays it (a move that ends the game is a
+/// win or loss in 1), the positions they lead to valued by `probe`.
+pub(super) fn move_verdicts(
+    game: &HuntGame,
+    s: &HuntState,
+    probe: &dyn Fn(&HuntState) -> Option<Verdict>,
+) -> Vec<(HuntMove, Option<Verdict>)> {
+    let mut verdicts = Vec::new();
+    for_each_move_verdict(game, s, probe, |m, v| verdicts.push((m, v)));
+    verdicts
+}
+
+/// Calls `f` with each legal move of `s` and its verdict, as [`move_verdicts`] lists them.
+fn for_each_move_verdict(
+    game: &HuntGame,
+    s: &HuntState,
+    probe: &dyn Fn(&HuntState) -> Option<Verdict>,
+    mut f: impl FnMut(HuntMove, Option<Verdict>),
+) {
+    let mut moves = Default::default();
+    game.legal_moves(s, &mut moves);
+    for &m in moves.iter() {
+        let mut next = *s;
+        game.apply(&mut next, m);
+        let verdict = match next.result {
+            Some(o) if o.winner == Some(s.to_move) => Some(Verdict::Win { plies: 1 }),
+            Some(o) if o.winner.is_some() => Some(Verdict::Loss { plies: 1 }),
+            Some(_) => Some(Verdict::Draw),
+            None => probe(&next).map(|v| v.for_side(next.to_move, s.to_move).one_ply_earlier()),
+        };
+        f(m, verdict);
+    }
+}
+
+/// The verdict of `s` from its moves' verdicts (no move: lost now); `None` where a move's is unknown.
+pub(super) fn verdict_from_moves(
+    game: &HuntGame,
+    s: &HuntState,
+    probe: &dyn Fn(&HuntState) -> Option<Verdict>,
+) -> Option<Verdict> {
+    let (mut best_win, mut longest_loss, mut draw, mut unknown) = (None::<u32>, 0, false, false);
+    for_each_move_verdict(game, s, probe, |_, verdict| match verdict {
+        Some(Verdict::Win { plies }) => best_win = Some(best_win.map_or(plies, |b| b.min(plies))),
+        Some(Verdict::Loss { plies }) => longest_loss = longest_loss.max(plies),
+        Some(Verdict::Draw) => draw = true,
+        None => unknown = true,
+    });
+    if unknown {
+        return None;
+    }
+    Some(match (best_win, draw) {
+        (Some(plies), _) => Verdict::Win { plies },
+        (None, true) => Verdict::Draw,
+        (None, false) => Verdict::Loss { plies: longest_loss },
+    })
+}
+
 /// Positions checked per parallel chunk.
 const CHUNK: usize = 1 << 10;
 
 impl Tablebase {
     /// Checks every position of every level; returns how many, or the first contradiction found.
-    pub fn verify(&self, mut progress: impl FnMut(u32, u64)) -> Result<u64, Inconsistency> {
+    /// `progress` hears each level's Rebel count and positions checked.
+    pub fn verify(&self, mut progress: impl FnMut(u32, u64)) -> Result<u64, VerifyError> {
+        let levels = match &self.store {
+            Store::Chinese(levels) => levels,
+            Store::Japanese(table) => return table.verify(&self.game, progress),
+        };
         let mut checked = 0;
-        for level in self.levels.0.iter().flatten() {
+        for level in levels.0.iter().flatten() {
             let sets = index::sets_of(level.rebels);
             let n = (0..sets.div_ceil(CHUNK))
                 .into_par_iter()
@@ -42,7 +122,7 @@ impl Tablebase {
                             set = index::next_set(set);
                         }
                     }
-                    Ok(n)
+                    Ok::<u64, Inconsistency>(n)
                 })
                 .try_reduce(|| 0, |a, b| Ok(a + b))?;
             checked += n;
@@ -72,5 +152,107 @@ impl Tablebase {
             }
         }
         Ok(n)
+    }
+
+    /// The spot check: `positions` random positions of the table's levels (of at most `most_rebels`
+    /// Rebels), each searched to `depth` plies by plain minimax over the rules; every result the search
+    /// finds must be the table's, and every result the table puts within `depth` plies the search's.
+    pub fn spot_check(
+        &self,
+        positions: usize,
+        depth: u32,
+        most_rebels: u32,
+        seed: u64,
+    ) -> Result<SpotCheck, VerifyError> {
+        let levels: Vec<u32> =
+            self.level_tallies().into_iter().map(|(n, _)| n).filter(|&n| n <= most_rebels).collect();
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let points = self.game.board().len() as u32;
+        let starts: Vec<HuntState> = (0..positions)
+            .map(|_| {
+                loop {
+                    let rebels = levels[rng.random_range(0..levels.len())];
+                    let mut set = 0u64;
+                    while set.count_ones() < rebels {
+                        set |= 1 << rng.random_range(0..points);
+                    }
+                    let s = HuntState {
+                        general: rng.random_range(0..points) as u8,
+                        rebels: set,
+                        to_move: if rng.random_bool(0.5) { Side::ZERO } else { Side::ONE },
+                        result: None,
+                    };
+                    if is_position(&self.game, &s) {
+                        break s;
+                    }
+                }
+            })
+            .collect();
+        let within: Vec<bool> = starts
+            .par_iter()
+            .map(|s| {
+                let stored = self.probe(s).expect("a position of a held level");
+                let searched = search(&self.game, s, depth);
+                let reachable = match stored {
+                    Verdict::Win { plies } | Verdict::Loss { plies } => plies <= depth,
+                    Verdict::Draw => false,
+                };
+                if searched.is_some() != reachable || searched.is_some_and(|v| v != stored) {
+                    return Err(VerifyError::Search {
+                        position: self.game.format_position(s),
+                        stored,
+                        searched: searched.map_or("nothing within reach".to_string(), |v| v.to_string()),
+                        depth,
+                    });
+                }
+                Ok(reachable)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(SpotCheck { positions, decided_within_depth: within.iter().filter(|w| **w).count(), depth })
+    }
+}
+
+/// What the spot check compared.
+#[derive(Clone, Copy, Debug)]
+pub struct SpotCheck {
+    pub positions: usize,
+    /// Positions whose result lay within the depth (the others the search must leave open).
+    pub decided_within_depth: usize,
+    pub depth: u32,
+}
+
+/// The result of `s` for its side to move if one is forced within `depth` plies (exact: the shortest
+/// win, the longest loss), by minimax over every move; `None` when neither side forces one that soon.
+fn search(game: &HuntGame, s: &HuntState, depth: u32) -> Option<Verdict> {
+    let mut moves = Default::default();
+    game.legal_moves(s, &mut moves);
+    if moves.is_empty() {
+        return Some(Verdict::Loss { plies: 0 });
+    }
+    if depth == 0 {
+        return None;
+    }
+    let (mut best_win, mut longest_loss, mut all_lose) = (None::<u32>, 0, true);
+    for &m in moves.iter() {
+        let mut next = *s;
+        game.apply(&mut next, m);
+        let verdict = match next.result {
+            Some(o) if o.winner == Some(s.to_move) => Some(Verdict::Win { plies: 1 }),
+            Some(o) if o.winner.is_some() => Some(Verdict::Loss { plies: 1 }),
+            Some(_) => None,
+            None => {
+                search(game, &next, depth - 1).map(|v| v.for_side(next.to_move, s.to_move).one_ply_earlier())
+            }
+        };
+        match verdict {
+            Some(Verdict::Win { plies }) => best_win = Some(best_win.map_or(plies, |b| b.min(plies))),
+            Some(Verdict::Loss { plies }) => longest_loss = longest_loss.max(plies),
+            _ => all_lose = false,
+        }
+    }
+    match best_win {
+        Some(plies) => Some(Verdict::Win { plies }),
+        None if all_lose => Some(Verdict::Loss { plies: longest_loss }),
+        None => None,
     }
 }

@@ -11,6 +11,7 @@ mod golden;
 mod hunt_reference;
 mod hunt_rules;
 mod imperial_rules;
+mod juroku_table;
 mod perft_vectors;
 mod ray;
 mod readme;

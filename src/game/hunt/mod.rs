@@ -141,6 +141,11 @@ impl HuntGame {
         self.board
     }
 
+    /// The points a Rebel on `from` may step to on an empty board.
+    pub fn rebel_targets(&self, from: u8) -> u64 {
+        self.tables.rebel_steps[from as usize & 63]
+    }
+
     fn general_moves(&self, s: &HuntState, out: &mut MoveList<HuntMove, MAX_HUNT_MOVES>) {
         let board = self.board;
         let g = s.general;

@@ -1,0 +1,144 @@
+//! The Japanese board's tablebase through the command line: built level by level into a folder,
+//! resumed after a `kill -9` from the last level written, damaged files named, verified.
+//! Reduced tables (a few Rebels) keep these to seconds; the whole table is built by hand (README).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+}
+
+fn run(args: &[&str]) -> Output {
+    binary().args(args).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rebel-zero-juroku-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn levels_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Eight Rebels, the Rebels to move.
+const EIGHT: &str = "G:c3;R:a1,a2,a3,a4,a5,b1,b5,c1;r";
+
+#[test]
+fn a_build_killed_within_a_level_resumes_from_the_last_level_written() {
+    let dir = temp_dir("resume");
+    let table = dir.to_str().unwrap();
+    let mut child = binary()
+        .args(["solve", "juroku-musashi", "--up-to", "8", "--table", table])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it as soon as level 6 is written: it is then inside level 7.
+    let clock = Instant::now();
+    while !dir.join("level-06.rztl").exists() {
+        assert!(clock.elapsed() < Duration::from_secs(120), "level 6 never came: {:?}", levels_in(&dir));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = levels_in(&dir);
+    assert!(left.iter().all(|name| name.starts_with("level-") || name.starts_with(".tmp")), "{left:?}");
+    let written = left.iter().filter(|name| name.starts_with("level-")).count();
+    assert!((6..8).contains(&written), "{left:?}");
+
+    let output = run(&["solve", "juroku-musashi", "--up-to", "8", "--table", table, "--position", EIGHT]);
+    let (out, err) = (text(&output.stdout), text(&output.stderr));
+    assert!(output.status.success(), "{err}");
+    for rebels in 1..=written {
+        assert!(err.contains(&format!("{rebels:2} Rebels kept")), "level {rebels} kept: {err}");
+    }
+    assert!(err.contains(" 8 Rebels built"), "{err}");
+    assert!(out.contains("value: a "), "{out}");
+    // The half-written level is gone; every level is a whole file.
+    assert_eq!(levels_in(&dir), (1..=8).map(|n| format!("level-{n:02}.rztl")).collect::<Vec<_>>());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_small_table_verifies_and_damaged_or_missing_levels_are_named() {
+    let dir = temp_dir("verify");
+    let table = dir.to_str().unwrap();
+    let output = run(&[
+        "solve",
+        "juroku-musashi:capture=mandatory",
+        "--up-to",
+        "5",
+        "--table",
+        table,
+        "--verify",
+        "--json",
+    ]);
+    let (out, err) = (text(&output.stdout), text(&output.stderr));
+    assert!(output.status.success(), "{err}");
+    assert!(out.contains("verified: all") && out.contains("agree with their moves"), "{out}");
+    assert!(out.contains("spot check: 2000 random positions agree"), "{out}");
+    // The start has 16 Rebels: not in a table of five.
+    assert!(out.contains(r#""value":null"#), "{out}");
+    // Each level that passed is noted, so a stopped check resumes where it was.
+    for n in 1..=5 {
+        assert!(dir.join(format!("level-{n:02}.verified")).is_file(), "{:?}", levels_in(&dir));
+    }
+
+    // Another rule's folder is refused by name.
+    let other = run(&["solve", "juroku-musashi", "--up-to", "5", "--table", table]);
+    assert_eq!(other.status.code(), Some(1));
+    assert!(text(&other.stderr).contains("capture=mandatory") && text(&other.stderr).contains("--table"));
+
+    // A damaged level: named, with what to do, and nothing else is lost.
+    let level = dir.join("level-03.rztl");
+    let bytes = std::fs::read(&level).unwrap();
+    std::fs::write(&level, &bytes[..bytes.len() - 7]).unwrap();
+    let args = ["solve", "juroku-musashi:capture=mandatory", "--up-to", "5", "--table", table];
+    let damaged = run(&args);
+    let message = text(&damaged.stderr);
+    assert_eq!(damaged.status.code(), Some(1), "{message}");
+    assert!(message.contains("level-03.rztl") && message.contains("remove it"), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    std::fs::remove_file(&level).unwrap();
+    let rebuilt = run(&args);
+    assert!(rebuilt.status.success(), "{}", text(&rebuilt.stderr));
+    assert!(
+        text(&rebuilt.stderr).contains(" 3 Rebels built") && text(&rebuilt.stderr).contains(" 4 Rebels kept")
+    );
+
+    // The perfect agent needs every level.
+    let partial = run(&[
+        "match",
+        "juroku-musashi:capture=mandatory",
+        "--agent",
+        &format!("perfect:table={table}"),
+        "--agent",
+        "random",
+    ]);
+    assert_eq!(partial.status.code(), Some(1));
+    assert!(
+        text(&partial.stderr).contains("holds the levels [1, 2, 3, 4, 5] of"),
+        "{}",
+        text(&partial.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn up_to_is_only_for_tables_built_by_level() {
+    let output = run(&["solve", "sixteen-rebels", "--up-to", "6"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("--up-to is for juroku-musashi"));
+}
