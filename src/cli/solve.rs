@@ -99,8 +99,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
 /// The Japanese board's table in the folder `dir`, its levels up to `most` Rebels built where missing:
 /// a progress bar per level, a line per level kept or built.
 pub fn open_or_build_levels(game: &HuntGame, dir: &Path, most: u32) -> anyhow::Result<Tablebase> {
-    check_writable(&dir.join("level"))
-        .with_context(|| format!("cannot write the table in {}", dir.display()))?;
+    // A build takes the folder's lock before any work, which also shows the folder can be written.
     let mut observer = LevelBars::new();
     let tb = Tablebase::build_in_folder(game, dir, most, &mut observer).map_err(|e| match e {
         TableFileError::OtherRules { .. } => {
@@ -110,19 +109,23 @@ pub fn open_or_build_levels(game: &HuntGame, dir: &Path, most: u32) -> anyhow::R
     })?;
     if observer.built > 0 {
         eprintln!("wrote {} levels in {}", observer.built, dir.display());
+    } else {
+        eprintln!("reading {}", dir.display());
     }
     Ok(tb)
 }
 
-/// A progress bar for each level being built.
+/// A progress bar for each level being built, and a line for each level kept or built. The kept
+/// levels are told only once a build resumes after them: a whole table is just read.
 struct LevelBars {
     bar: ProgressBar,
     built: usize,
+    kept: Vec<LevelHeader>,
 }
 
 impl LevelBars {
     fn new() -> LevelBars {
-        LevelBars { bar: ProgressBar::hidden(), built: 0 }
+        LevelBars { bar: ProgressBar::hidden(), built: 0, kept: Vec::new() }
     }
 
     fn line(&self, verb: &str, h: &LevelHeader) {
@@ -163,9 +166,16 @@ impl LevelProgress for LevelBars {
 
 impl BuildObserver for LevelBars {
     fn kept(&mut self, level: &LevelHeader) {
-        self.line("kept", level);
+        if self.built > 0 {
+            self.line("kept", level);
+        } else {
+            self.kept.push(level.clone());
+        }
     }
     fn begin(&mut self, rebels: u32, slots: u64) {
+        for level in std::mem::take(&mut self.kept) {
+            self.line("kept", &level);
+        }
         self.bar = ProgressBar::new(slots).with_style(
             ProgressStyle::with_template(
                 "{prefix} [{elapsed_precise}] {wide_bar} {percent}% ETA {eta} {msg}",

@@ -27,6 +27,10 @@ pub enum TableFileError {
     OtherRules { path: PathBuf, found: String, wanted: String },
     #[error(transparent)]
     Unsupported(#[from] super::Unsupported),
+    #[error(
+        "another rebel-zero is building the table in {path}; wait for it, or name another folder with --table"
+    )]
+    Busy { path: PathBuf },
 }
 
 impl TableFileError {

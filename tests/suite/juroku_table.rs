@@ -24,10 +24,12 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The files of a table's folder but its build lock.
 fn levels_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
+    names.retain(|name| name != ".lock");
     names.sort();
     names
 }
@@ -141,4 +143,25 @@ fn up_to_is_only_for_tables_built_by_level() {
     let output = run(&["solve", "sixteen-rebels", "--up-to", "6"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("--up-to is for juroku-musashi"));
+}
+
+#[test]
+fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
+    let dir = temp_dir("busy");
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.to_str().unwrap();
+    // This process stands in for a running build: it holds the folder's lock.
+    let lock = std::fs::File::create(dir.join(".lock")).unwrap();
+    lock.lock().unwrap();
+    let output = run(&["solve", "juroku-musashi", "--up-to", "2", "--table", table]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stderr).contains("another rebel-zero is building the table"),
+        "{}",
+        text(&output.stderr)
+    );
+    drop(lock);
+    let output = run(&["solve", "juroku-musashi", "--up-to", "2", "--table", table]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -143,11 +143,24 @@ impl JurokuTable {
         observer: &mut dyn BuildObserver,
     ) -> Result<JurokuTable, TableFileError> {
         let write_error = |path: &Path, source| TableFileError::Write { path: path.to_path_buf(), source };
-        std::fs::create_dir_all(dir).map_err(|e| write_error(dir, e))?;
-        remove_unfinished_writes(dir);
+        let levels: Vec<u32> = Tablebase::levels_of(game).into_iter().filter(|&n| n <= most).collect();
+        // One build per folder: a second would write the same levels and remove the first's
+        // unfinished file. The lock goes with the process, however it ends.
+        let _lock = if levels.iter().all(|&n| level_path(dir, n).is_file()) {
+            None
+        } else {
+            std::fs::create_dir_all(dir).map_err(|e| write_error(dir, e))?;
+            let lock = dir.join(".lock");
+            let file = File::create(&lock).map_err(|e| write_error(&lock, e))?;
+            if file.try_lock().is_err() {
+                return Err(TableFileError::Busy { path: dir.to_path_buf() });
+            }
+            remove_unfinished_writes(dir);
+            Some(file)
+        };
         let points = rebel_points(game);
         let mut lower: Option<(FoldedIndex, Vec<u8>)> = None;
-        for rebels in Tablebase::levels_of(game).into_iter().filter(|&n| n <= most) {
+        for rebels in levels {
             let index = FoldedIndex::new(game.board(), points, rebels);
             if let Some(level) = open_level(game, dir, rebels)? {
                 observer.kept(&level.header);
