@@ -9,13 +9,13 @@
 /// Points a Rebel may stand on: the 5 × 5 main board.
 pub const REBEL_POINTS: u32 = 25;
 
-/// `BINOMIAL[n][k]` = C(n, k) for n, k ≤ 25 (0 where k > n).
-static BINOMIAL: [[u32; 26]; 26] = binomials();
+/// `BINOMIAL[n][k]` = C(n, k) for n, k ≤ 32 (0 where k > n).
+static BINOMIAL: [[u64; 33]; 33] = binomials();
 
-const fn binomials() -> [[u32; 26]; 26] {
-    let mut c = [[0u32; 26]; 26];
+const fn binomials() -> [[u64; 33]; 33] {
+    let mut c = [[0u64; 33]; 33];
     let mut n = 0;
-    while n < 26 {
+    while n < 33 {
         c[n][0] = 1;
         let mut k = 1;
         while k <= n {
@@ -27,15 +27,21 @@ const fn binomials() -> [[u32; 26]; 26] {
     c
 }
 
-/// The number of Rebel sets of size `n`.
-pub fn sets_of(n: u32) -> usize {
-    BINOMIAL[REBEL_POINTS as usize][n as usize] as usize
+/// C(n, k) for n, k ≤ 32.
+pub fn binomial(n: u32, k: u32) -> u64 {
+    BINOMIAL[n as usize][k as usize]
 }
 
-/// The colexicographic rank of a set of main-board points: Σ C(pᵢ, i) over its points p₁ < p₂ < … (i
-/// counted from 1).
+/// The number of Rebel sets of size `n` on the main board.
+pub fn sets_of(n: u32) -> usize {
+    binomial(REBEL_POINTS, n) as usize
+}
+
+/// The colexicographic rank of a set among the sets of its size: Σ C(pᵢ, i) over its points
+/// p₁ < p₂ < … (i counted from 1). The same for any number of points, since it never looks above the
+/// set's highest.
 #[inline]
-pub fn rank(mut set: u32) -> u32 {
+pub fn rank(mut set: u32) -> u64 {
     let mut r = 0;
     let mut i = 1;
     while set != 0 {
@@ -46,11 +52,16 @@ pub fn rank(mut set: u32) -> u32 {
     r
 }
 
-/// The set of size `n` with the given rank (the inverse of [`rank`]).
-pub fn unrank(mut r: u32, n: u32) -> u32 {
+/// The set of `n` main-board points with the given rank (the inverse of [`rank`]).
+pub fn unrank(r: u32, n: u32) -> u32 {
+    unrank_within(u64::from(r), n, REBEL_POINTS)
+}
+
+/// The set of size `k` within the points `0..points` with the given rank.
+pub fn unrank_within(mut r: u64, k: u32, points: u32) -> u32 {
     let mut set = 0;
-    let mut top = REBEL_POINTS as usize;
-    for i in (1..=n as usize).rev() {
+    let mut top = points as usize;
+    for i in (1..=k as usize).rev() {
         // The largest point p with C(p, i) ≤ r.
         top -= 1;
         while BINOMIAL[top][i] > r {
@@ -66,7 +77,7 @@ pub fn unrank(mut r: u32, n: u32) -> u32 {
 #[inline]
 pub fn next_set(set: u32) -> u32 {
     let lowest = set & set.wrapping_neg();
-    let ripple = set + lowest;
+    let ripple = set.wrapping_add(lowest);
     (((ripple ^ set) >> 2) / lowest) | ripple
 }
 
@@ -80,7 +91,7 @@ mod tests {
             let total = sets_of(n);
             let mut set = (1u32 << n) - 1;
             for r in 0..total {
-                assert_eq!(rank(set), r as u32, "n = {n}, set {set:#b}");
+                assert_eq!(rank(set), r as u64, "n = {n}, set {set:#b}");
                 assert_eq!(unrank(r as u32, n), set, "n = {n}, rank {r}");
                 if r + 1 < total {
                     let next = next_set(set);
@@ -99,6 +110,7 @@ mod tests {
     fn binomials_are_pascals_triangle() {
         assert_eq!(sets_of(16), 2_042_975);
         assert_eq!(sets_of(12), 5_200_300);
-        assert_eq!(BINOMIAL[4][5], 0);
+        assert_eq!(binomial(4, 5), 0);
+        assert_eq!(binomial(30, 15), 155_117_520);
     }
 }

@@ -63,14 +63,21 @@ fn for_each_move_verdict(
     for &m in moves.iter() {
         let mut next = *s;
         game.apply(&mut next, m);
-        let verdict = match next.result {
-            Some(o) if o.winner == Some(s.to_move) => Some(Verdict::Win { plies: 1 }),
-            Some(o) if o.winner.is_some() => Some(Verdict::Loss { plies: 1 }),
-            Some(_) => Some(Verdict::Draw),
+        let verdict = match ended(&next, s.to_move) {
+            Some(v) => Some(v),
             None => probe(&next).map(|v| v.for_side(next.to_move, s.to_move).one_ply_earlier()),
         };
         f(m, verdict);
     }
+}
+
+/// The verdict for `mover` of a move that ended the game at once (in 1 ply), if it did.
+fn ended(next: &HuntState, mover: Side) -> Option<Verdict> {
+    next.result.map(|o| match o.winner {
+        Some(winner) if winner == mover => Verdict::Win { plies: 1 },
+        Some(_) => Verdict::Loss { plies: 1 },
+        None => Verdict::Draw,
+    })
 }
 
 /// The verdict of `s` from its moves' verdicts (no move: lost now); `None` where a move's is unknown.

@@ -12,65 +12,8 @@
 
 use crate::game::hunt::board::Board;
 
-/// `BINOMIAL[n][k]` = C(n, k) for n, k ≤ 32 (0 where k > n).
-static BINOMIAL: [[u64; 33]; 33] = binomials();
-
-const fn binomials() -> [[u64; 33]; 33] {
-    let mut c = [[0u64; 33]; 33];
-    let mut n = 0;
-    while n < 33 {
-        c[n][0] = 1;
-        let mut k = 1;
-        while k <= n {
-            c[n][k] = c[n - 1][k - 1] + if k < n { c[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    c
-}
-
-/// C(n, k).
-pub fn binomial(n: u32, k: u32) -> u64 {
-    BINOMIAL[n as usize][k as usize]
-}
-
-/// The colexicographic rank of a set among the sets of its size: Σ C(pᵢ, i) over its points
-/// p₁ < p₂ < … (i counted from 1).
-#[inline]
-pub fn rank(mut set: u32) -> u64 {
-    let mut r = 0;
-    let mut i = 1;
-    while set != 0 {
-        r += BINOMIAL[set.trailing_zeros() as usize][i];
-        set &= set - 1;
-        i += 1;
-    }
-    r
-}
-
-/// The set of size `k` within points `0..n` with the given rank (the inverse of [`rank`]).
-pub fn unrank(mut r: u64, k: u32, n: u32) -> u32 {
-    let mut set = 0;
-    let mut top = n as usize;
-    for i in (1..=k as usize).rev() {
-        top -= 1;
-        while BINOMIAL[top][i] > r {
-            top -= 1;
-        }
-        r -= BINOMIAL[top][i];
-        set |= 1 << top;
-    }
-    set
-}
-
-/// The next larger set with the same number of points (Gosper's hack), which is the next rank.
-#[inline]
-pub fn next_set(set: u32) -> u32 {
-    let lowest = set & set.wrapping_neg();
-    let ripple = set.wrapping_add(lowest);
-    (((ripple ^ set) >> 2) / lowest) | ripple
-}
+pub use crate::tablebase::index::unrank_within as unrank;
+pub use crate::tablebase::index::{binomial, next_set, rank};
 
 /// Where a position of one level lives, and which positions a slot holds.
 #[derive(Clone)]
@@ -272,7 +215,6 @@ mod tests {
         assert_eq!(squeeze(0b1011, 2, 31), 0b111);
         assert_eq!(spread(0b111, 2, 31), 0b1011);
         assert_eq!(squeeze(0b1011, 27, 25), 0b1011);
-        assert_eq!(binomial(30, 15), 155_117_520);
         assert_eq!(unrank(rank(0b1010_0110), 4, 31), 0b1010_0110);
     }
 }
