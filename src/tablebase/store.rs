@@ -128,7 +128,7 @@ impl Tablebase {
     pub fn load(game: &HuntGame, path: &Path) -> Result<Tablebase, TableFileError> {
         if is_japanese(game) {
             Tablebase::check_supported(game)?;
-            let table = juroku::JurokuTable::open(game, path, true)?;
+            let table = juroku::JurokuTable::open(game, path, game.rules.rebel_count, true)?;
             return Ok(Tablebase { game: game.clone(), store: Store::Japanese(table) });
         }
         read(game, path, true)

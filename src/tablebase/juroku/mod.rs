@@ -95,9 +95,10 @@ pub fn level_path(dir: &Path, rebels: u32) -> PathBuf {
 }
 
 impl JurokuTable {
-    /// The table in `dir`; with `whole`, every level of the rules must be there.
-    pub fn open(game: &HuntGame, dir: &Path, whole: bool) -> Result<JurokuTable, TableFileError> {
-        let expected = Tablebase::levels_of(game);
+    /// The table in `dir`, its levels of at most `most` Rebels; with `whole`, each of them must be
+    /// there.
+    pub fn open(game: &HuntGame, dir: &Path, most: u32, whole: bool) -> Result<JurokuTable, TableFileError> {
+        let expected: Vec<u32> = Tablebase::levels_of(game).into_iter().filter(|&n| n <= most).collect();
         let mut levels: Vec<Option<LevelFile>> = Vec::new();
         for &rebels in &expected {
             let level = open_level(game, dir, rebels)?;
@@ -209,7 +210,7 @@ impl JurokuTable {
             observer.done(&header);
             lower = Some((index, solved.rebels_to_move));
         }
-        JurokuTable::open(game, dir, false)
+        JurokuTable::open(game, dir, most, false)
     }
 }
 
