@@ -29,7 +29,7 @@ pub struct MatchArgs {
     /// Directory for games.jsonl and summary.json (nothing is written without it).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Worker threads (default: all cores). The games do not depend on it.
+    /// Worker threads, and the cores used (default: all cores). The games do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
     /// Plies of each game drawn uniformly at random (among moves that do not end the game) before
@@ -52,10 +52,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if args.games == 0 {
         usage_bail!("--games must be at least 1");
     }
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        usage_bail!("--threads must be at least 1");
-    }
+    let threads = super::worker_threads(args.threads)?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }

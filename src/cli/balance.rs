@@ -26,7 +26,7 @@ pub struct BalanceArgs {
     /// Output directory; finished cells there are kept and not played again.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Worker threads (default: all cores). The games do not depend on it.
+    /// Worker threads, and the cores used (default: all cores). The games do not depend on it.
     #[arg(long)]
     threads: Option<usize>,
     /// Play only this cell (an id from --list-cells) into the output directory, as the full run
@@ -85,10 +85,7 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
             (study, command, PathBuf::from(preset.path))
         }
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        super::usage_bail!("--threads must be at least 1");
-    }
+    let threads = super::worker_threads(args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("studies").join(&study.study.name));
     if args.list_cells {
         let cells = crate::lab::missing_cells(&study, &out)?;

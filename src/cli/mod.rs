@@ -180,6 +180,21 @@ fn is_closed_pipe(error: &anyhow::Error) -> bool {
 }
 
 /// Prints `value` as one line of JSON (the `--json` output of a command).
+/// The worker threads of a `--threads` option (default: every core). A number given also holds the
+/// process to that many cores: a lone worker's network kernels would otherwise spread over rayon's
+/// global pool, so `--threads 1` would still use every core.
+fn worker_threads(given: Option<usize>) -> anyhow::Result<usize> {
+    let Some(threads) = given else {
+        return Ok(std::thread::available_parallelism().map_or(1, |n| n.get()));
+    };
+    if threads == 0 {
+        usage_bail!("--threads must be at least 1");
+    }
+    // Fails only if the global pool was already built, which no command does before this.
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+    Ok(threads)
+}
+
 fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();

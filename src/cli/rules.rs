@@ -1,26 +1,41 @@
-//! `rebel-zero rules [--json]`: every ruleset with a one-line description, its options, defaults and
-//! sources.
+//! `rebel-zero rules [--json] [--dir DIR]`: every ruleset with a one-line description, its options,
+//! defaults and sources; then the rules files of a folder (configs/rules by default), each under the
+//! spec that plays it (`file:PATH`).
+
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Serialize;
 
+use crate::game::hunt::described;
 use crate::game::registry::{RulesetInfo, all_rulesets};
+use crate::game::spec::OptionSpec;
+
+/// The folder of rules files listed when `--dir` is not given (skipped silently when missing).
+const RULES_FILES: &str = "configs/rules";
 
 #[derive(Args, Debug)]
 pub struct RulesArgs {
     /// One JSON array of rulesets instead of text.
     #[arg(long)]
     json: bool,
+    /// Also list the rules files (`*.toml`) in this folder [default: configs/rules, when it exists].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
 struct RulesetJson {
-    name: &'static str,
-    summary: &'static str,
-    source: &'static str,
+    /// What a spec names: the ruleset, or `file:PATH` for a rules file.
+    name: String,
+    summary: String,
+    source: String,
     /// Option values the preset fixes (`murray-rebels`).
     preset: Vec<String>,
     options: Vec<OptionJson>,
+    /// Why a rules file cannot be played (its other fields are then empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problem: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -36,34 +51,90 @@ fn default_of(info: &RulesetInfo, key: &str, own: &'static str) -> &'static str 
     info.preset.iter().find(|(k, _)| *k == key).map_or(own, |(_, v)| v)
 }
 
-fn to_json(info: &RulesetInfo) -> RulesetJson {
+fn options_json(options: &[OptionSpec], default: impl Fn(&OptionSpec) -> &'static str) -> Vec<OptionJson> {
+    options
+        .iter()
+        .map(|o| OptionJson {
+            key: o.key,
+            values: o.values.to_string(),
+            default: default(o),
+            meaning: o.meaning,
+        })
+        .collect()
+}
+
+fn built_in(info: &RulesetInfo) -> RulesetJson {
     RulesetJson {
-        name: info.name,
-        summary: info.summary,
-        source: info.source,
+        name: info.name.to_string(),
+        summary: info.summary.to_string(),
+        source: info.source.to_string(),
         preset: info.preset.iter().map(|(k, v)| format!("{k}={v}")).collect(),
-        options: info
-            .options
-            .iter()
-            .map(|o| OptionJson {
-                key: o.key,
-                values: o.values.to_string(),
-                default: default_of(info, o.key, o.default),
-                meaning: o.meaning,
-            })
-            .collect(),
+        options: options_json(info.options, |o| default_of(info, o.key, o.default)),
+        problem: None,
     }
 }
 
+/// A rules file as its spec plays it, or with the problem that stops it loading.
+fn rules_file(path: &Path) -> RulesetJson {
+    let path_text = path.to_string_lossy();
+    let mut entry = RulesetJson {
+        name: format!("file:{path_text}"),
+        summary: String::new(),
+        source: String::new(),
+        preset: Vec::new(),
+        options: Vec::new(),
+        problem: None,
+    };
+    match described::load(&path_text) {
+        Ok(file) => {
+            entry.summary = match file.summary.as_str() {
+                "" => file.name.clone(),
+                summary => format!("{}: {summary}", file.name),
+            };
+            entry.source = file.source.clone();
+            entry.options = options_json(file.options, |o| o.default);
+        }
+        Err(error) => entry.problem = Some(error.to_string()),
+    }
+    entry
+}
+
+/// The `*.toml` files of `dir` but its README, sorted; `None` when the default folder is absent.
+fn rules_files(dir: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
+    let (dir, asked) = match dir {
+        Some(dir) => (dir, true),
+        None => (Path::new(RULES_FILES), false),
+    };
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(_) if !asked => return Ok(Vec::new()),
+        Err(e) => anyhow::bail!("cannot list the rules files in {}: {e}", dir.display()),
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "toml"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
 pub fn run(args: &RulesArgs) -> anyhow::Result<()> {
-    let rulesets: Vec<RulesetJson> = all_rulesets().map(to_json).collect();
+    let mut rulesets: Vec<RulesetJson> = all_rulesets().map(built_in).collect();
+    rulesets.extend(rules_files(args.dir.as_deref())?.iter().map(|path| rules_file(path)));
     if args.json {
         return super::print_json(&rulesets);
     }
     for info in rulesets {
         println!("{}", info.name);
+        if let Some(problem) = &info.problem {
+            println!("    cannot be played: {problem}");
+            println!();
+            continue;
+        }
         println!("    {}", info.summary);
-        println!("    source: {}", info.source);
+        if !info.source.is_empty() {
+            println!("    source: {}", info.source);
+        }
         if !info.preset.is_empty() {
             println!("    preset: {}", info.preset.join(","));
         }

@@ -56,6 +56,46 @@ fn rules_lists_every_ruleset_with_options_and_defaults() {
     {
         assert!(text.contains(name), "missing {name}");
     }
+    assert!(
+        text.contains("file:configs/rules/sixteen-rebels-no-retreat.toml\n"),
+        "the rules files follow: {text}"
+    );
+}
+
+#[test]
+fn rules_lists_the_files_of_a_folder_and_names_a_broken_one() {
+    let dir = std::env::temp_dir().join(format!("rebel-zero-rules-listing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy("configs/rules/juroku-musashi-closed.toml", dir.join("closed.toml")).unwrap();
+    std::fs::write(dir.join("broken.toml"), "name = \"broken\"\n[board]\n").unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a rules file").unwrap();
+    let listing = run(&["rules", "--dir", dir.to_str().unwrap()]);
+    let text = stdout(&listing);
+    assert!(listing.status.success(), "{}", stderr(&listing));
+    let closed =
+        text.find(&format!("file:{}", dir.join("closed.toml").display())).expect("the good file is listed");
+    assert!(text[closed..].contains("general_wins_at"), "with its options: {text}");
+    let broken =
+        text.find(&format!("file:{}", dir.join("broken.toml").display())).expect("the broken one too");
+    assert!(broken < closed, "sorted by name");
+    assert!(text[broken..closed].contains("cannot be played: rules file"), "{text}");
+    assert!(!text.contains("notes.txt"));
+
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&["rules", "--json", "--dir", dir.to_str().unwrap()]).stdout).unwrap();
+    let files: Vec<&serde_json::Value> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["name"].as_str().unwrap().starts_with("file:"))
+        .collect();
+    assert_eq!(files.len(), 2);
+    assert!(files[0]["problem"].is_string() && files[1].get("problem").is_none(), "{files:?}");
+
+    let missing = run(&["rules", "--dir", dir.join("absent").to_str().unwrap()]);
+    assert!(!missing.status.success());
+    assert!(stderr(&missing).contains("cannot list the rules files"), "{}", stderr(&missing));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -56,8 +56,8 @@ const GENERAL_DISTANCE_SHIFT: u32 = 4;
 const REBELS_COUNTER: u16 = 0xFF;
 
 /// The arrays of one side to move.
-const GENERAL_SIDE: usize = 0;
-const REBELS_SIDE: usize = 1;
+pub(super) const GENERAL_SIDE: usize = 0;
+pub(super) const REBELS_SIDE: usize = 1;
 
 /// Slots per parallel job of the seeding and finishing passes.
 const CHUNK: u64 = 1 << 15;
@@ -123,7 +123,7 @@ pub fn build_level(
     let bitmap = || zeroed_u64s(words);
     let waiting = || (0..MAX_WAVES + 1).map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
     let rules = &game.rules;
-    let work = Work {
+    let mut work = Work {
         board: game.board(),
         index,
         lower,
@@ -140,7 +140,6 @@ pub fn build_level(
     progress.phase("seeding", index.len());
     work.seed(progress);
     progress.phase("telling", index.len() * 2);
-    let mut work = work;
     let mut wave = 0u32;
     loop {
         progress.wave(wave);

@@ -172,7 +172,7 @@ impl JurokuTable {
                 Some(below) => Some(below),
                 None if rebels - 1 > game.rules.general_wins_at.unwrap_or(0) => {
                     let level = open_level(game, dir, rebels - 1)?.expect("the level below was built first");
-                    let bytes = read_rebels_to_move(&level, &level_path(dir, rebels - 1))?;
+                    let bytes = read_side(&level, &level_path(dir, rebels - 1), build::REBELS_SIDE)?;
                     Some((level.index, bytes))
                 }
                 None => None,
@@ -283,10 +283,6 @@ fn read_side(level: &LevelFile, path: &Path, side: usize) -> Result<Vec<u8>, Tab
         });
     }
     Ok(bytes)
-}
-
-fn read_rebels_to_move(level: &LevelFile, path: &Path) -> Result<Vec<u8>, TableFileError> {
-    read_side(level, path, 1)
 }
 
 /// Starts a new measure of the process's memory peak (Linux; elsewhere the peak is the process's).

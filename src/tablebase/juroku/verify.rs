@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::build::{for_each_slot, jobs};
+use super::build::{GENERAL_SIDE, REBELS_SIDE, for_each_slot, jobs};
 
 use super::{JurokuTable, level_path, read_side};
 use crate::game::Game;
@@ -24,7 +24,7 @@ impl JurokuTable {
             let path = level_path(&self.dir, rebels);
             let note = path.with_extension("verified");
             // Read (and checksummed) even when it passed before: the bytes must still be those.
-            let here = [read_side(level, &path, 0)?, read_side(level, &path, 1)?];
+            let here = [read_side(level, &path, GENERAL_SIDE)?, read_side(level, &path, REBELS_SIDE)?];
             if let Some(n) = passed_before(&note, level) {
                 checked += n;
                 progress(rebels, n);
