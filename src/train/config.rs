@@ -152,11 +152,14 @@ pub struct ReplayConfig {
     pub window_games: usize,
     /// Augment with the board's mirror image where the rules allow it.
     pub mirror: bool,
+    /// Value targets from the tablebase where one solves a sample's position, in place of its game's
+    /// result (`train::exact`); the tables must be built first.
+    pub exact_values: bool,
 }
 
 impl Default for ReplayConfig {
     fn default() -> ReplayConfig {
-        ReplayConfig { window_games: 1000, mirror: true }
+        ReplayConfig { window_games: 1000, mirror: true, exact_values: false }
     }
 }
 

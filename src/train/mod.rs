@@ -7,6 +7,7 @@
 
 pub mod config;
 pub mod distributed;
+pub mod exact;
 pub mod learner;
 pub mod metrics;
 pub mod replay;

@@ -179,6 +179,11 @@ impl ReplayBuffer {
         self.games.len()
     }
 
+    /// Each game in the window with its samples, to relabel them (`train::exact`).
+    pub fn games_mut(&mut self) -> impl Iterator<Item = (&SavedGame, &mut [Position])> {
+        self.games.iter_mut().map(|(saved, positions)| (&*saved, positions.as_mut_slice()))
+    }
+
     pub fn positions(&self) -> usize {
         self.positions
     }

@@ -9,6 +9,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use super::distributed::take_games;
+use super::exact::{ExactValues, Relabelled};
 use super::learner::{Learner, StepLosses};
 use super::metrics::{Metrics, process_cpu_seconds};
 use super::replay::{Batch, MirrorMap, ReplayBuffer};
@@ -43,6 +44,8 @@ pub(super) struct Run<'a, G: NetGame> {
     incoming: Option<PathBuf>,
     /// Game files this generation took from `incoming`, deleted once it is saved.
     taken: Vec<PathBuf>,
+    /// The tables that give solved positions their exact values (`replay.exact_values`).
+    exact: Option<ExactValues>,
 }
 
 /// What one generation did, for its metrics and log line.
@@ -60,6 +63,8 @@ pub(super) struct GenerationReport {
     cpu_share: f64,
     /// Each evaluation opponent's name and the network's score against it.
     scores: Vec<(String, f64)>,
+    /// What the tables relabelled of this generation's samples (`replay.exact_values`).
+    exact: Option<Relabelled>,
 }
 
 impl<'a, G: NetGame> Run<'a, G> {
@@ -100,6 +105,13 @@ impl<'a, G: NetGame> Run<'a, G> {
             }
             Start::Resume => resume(config, &games, shape, &dir, &mut replay)?,
         };
+        let exact = if config.replay.exact_values { Some(ExactValues::open(&games)?) } else { None };
+        if let Some(exact) = &exact {
+            // A resumed window is labelled as its games were played; label it as new games will be.
+            for (saved, positions) in replay.games_mut() {
+                exact.relabel(&games[saved.spec_index], saved, positions).map_err(anyhow::Error::msg)?;
+            }
+        }
         std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         Ok(Run {
             config,
@@ -113,6 +125,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             seconds_before: counters.seconds,
             incoming: incoming.map(Path::to_path_buf),
             taken: Vec::new(),
+            exact,
             games,
             dir,
             learner,
@@ -201,7 +214,14 @@ impl<'a, G: NetGame> Run<'a, G> {
         let stats = SelfPlayStats::of(&played);
         let (played_games, new_positions) =
             (played.len() as u64, played.iter().map(|g| g.positions.len()).sum());
-        for game in played {
+        let mut exact = self.exact.as_ref().map(|_| Relabelled::default());
+        for mut game in played {
+            if let (Some(tables), Some(total)) = (&self.exact, &mut exact) {
+                let spec = &self.games[game.saved.spec_index];
+                let done =
+                    tables.relabel(spec, &game.saved, &mut game.positions).map_err(anyhow::Error::msg)?;
+                *total += done;
+            }
             self.replay.push(game.saved, game.positions);
         }
         let counters = &mut self.counters;
@@ -223,6 +243,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             wall_seconds: 0.0,
             cpu_share: f64::NAN,
             scores: Vec::new(),
+            exact,
         })
     }
 
@@ -265,6 +286,14 @@ impl<'a, G: NetGame> Run<'a, G> {
             ("progress/games", self.counters.games as f64),
             ("progress/replay_positions", self.replay.positions() as f64),
         ]);
+        if let Some(exact) = r.exact {
+            // Shares of the generation's samples: solved by a table, and relabelled by it.
+            let new = r.new_positions.max(1) as f64;
+            values.extend([
+                ("exact/solved_share", exact.solved as f64 / new),
+                ("exact/changed_share", exact.changed as f64 / new),
+            ]);
+        }
         self.metrics.record(r.generation, &values);
     }
 
@@ -277,9 +306,15 @@ impl<'a, G: NetGame> Run<'a, G> {
             Some(mean) => format!(", policy loss {:.3}, value loss {:.3}", mean.policy, mean.value),
             None => " (the replay window was empty)".to_string(),
         };
+        let exact = match r.exact {
+            Some(e) => {
+                format!(", {} of {} samples solved, {} relabelled", e.solved, r.new_positions, e.changed)
+            }
+            None => String::new(),
+        };
         let s = &r.stats;
         format!(
-            "generation {}: {}{by} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%), {} steps{losses}, \
+            "generation {}: {}{by} games ({:.1} plies, {} {:.0}% / {} {:.0}% / draws {:.0}%){exact}, {} steps{losses}, \
              {:.0} s, CPU {:.0}%{scores}",
             r.generation,
             r.games,

@@ -1,0 +1,184 @@
+//! Exact value targets (`replay.exact_values`): a sample whose position a tablebase solves learns that
+//! position's value under best play in place of its game's result, as Lc0 rescores its training games
+//! with endgame tables.
+//!
+//! Why: in a game whose self-play ends drawn nearly every time (Juroku Musashi's first run drew 95–100%
+//! of its games), the game results teach the value head that everything is a draw, while the table
+//! knows that the open triangle's start is a forced Rebel win. The policy targets stay the searches'
+//! visit shares: only the value head is told the truth.
+//!
+//! A table's value ignores repetition, which changes nothing under best play (the winning side never
+//! repeats: each of its moves shortens the distance); the draw cap is counted: a result farther than
+//! the plies the cap leaves is a draw.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use anyhow::bail;
+
+use super::replay::{Position, SavedGame, wdl_target};
+use crate::agents::perfect::shared_table;
+use crate::game::hunt::HuntGame;
+use crate::game::{Game, Playthrough};
+use crate::tablebase::{Tablebase, Verdict, default_table_path, table_present};
+
+/// The tables of a run's specs: one per spec the tables solve, `None` for the others.
+pub struct ExactValues {
+    tables: Vec<Option<Arc<Tablebase>>>,
+}
+
+/// What a relabelling did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Relabelled {
+    /// Samples whose position a table solves.
+    pub solved: usize,
+    /// Of those, samples whose game result differed from the exact value.
+    pub changed: usize,
+}
+
+impl std::ops::AddAssign for Relabelled {
+    fn add_assign(&mut self, other: Relabelled) {
+        self.solved += other.solved;
+        self.changed += other.changed;
+    }
+}
+
+impl ExactValues {
+    /// Opens the table of every spec the tables solve (read once per process). A spec they solve
+    /// whose table is not built is an error naming the command that builds it; specs they do not
+    /// solve keep their games' results. An error too when no spec has a table: the key would do nothing.
+    pub fn open<G: Game>(games: &[G]) -> anyhow::Result<ExactValues> {
+        let mut tables = Vec::with_capacity(games.len());
+        for game in games {
+            let hunt = (game as &dyn Any).downcast_ref::<HuntGame>();
+            let Some(hunt) = hunt.filter(|h| Tablebase::check_supported(h).is_ok()) else {
+                tables.push(None);
+                continue;
+            };
+            let path = default_table_path(hunt);
+            if !table_present(hunt, &path) {
+                bail!(
+                    "replay.exact_values: `{}` has no tablebase at {}; build it with `rebel-zero solve {}`",
+                    hunt.spec(),
+                    path.display(),
+                    hunt.spec()
+                );
+            }
+            tables.push(Some(shared_table(hunt, &path)?));
+        }
+        if tables.iter().all(Option::is_none) {
+            bail!(
+                "replay.exact_values: no spec of the run is solved by a tablebase (`rebel-zero solve` solves \
+                 sixteen-rebels and juroku-musashi, not Murray's or Neeley's captures); remove the key"
+            );
+        }
+        Ok(ExactValues { tables })
+    }
+
+    /// Sets the value target of each of `saved`'s samples (`positions`, one per target, in order) whose
+    /// position its spec's table solves.
+    pub fn relabel<G: Game>(
+        &self,
+        game: &G,
+        saved: &SavedGame,
+        positions: &mut [Position],
+    ) -> Result<Relabelled, String> {
+        let Some(Some(table)) = self.tables.get(saved.spec_index) else { return Ok(Relabelled::default()) };
+        let hunt = (game as &dyn Any).downcast_ref::<HuntGame>().expect("only hunt games have tables");
+        let mut line = Playthrough::new(hunt.clone());
+        let mut done = Relabelled::default();
+        let mut samples = saved.targets.iter().zip(positions.iter_mut()).peekable();
+        for (ply, text) in saved.moves.iter().enumerate() {
+            while let Some((_, position)) = samples.next_if(|(target, _)| target.ply as usize == ply) {
+                let Some(verdict) = table.probe(line.state()) else { continue };
+                let plies_left = hunt.max_plies().saturating_sub(line.plies());
+                let mover = hunt.to_move(line.state());
+                let winner = match verdict.within(plies_left) {
+                    Verdict::Win { .. } => Some(mover),
+                    Verdict::Loss { .. } => Some(mover.opponent()),
+                    Verdict::Draw => None,
+                };
+                let wdl = wdl_target(winner, mover);
+                done.solved += 1;
+                done.changed += usize::from(position.wdl != wdl);
+                position.wdl = wdl;
+            }
+            line.play_text(text).map_err(|e| format!("move {} ({text}): {e}", ply + 1))?;
+        }
+        Ok(done)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{RngExt, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+
+    use super::*;
+    use crate::game::AnyGame;
+    use crate::game::hunt::HuntState;
+    use crate::tablebase::testing::{hunt, six_rebels};
+    use crate::train::replay::{Target, encode_saved};
+
+    #[test]
+    fn runs_without_a_solved_spec_are_refused() {
+        let AnyGame::Chess(chess) = AnyGame::from_spec("chess").unwrap() else { unreachable!() };
+        let err = ExactValues::open(&[chess]).err().expect("no table solves chess").to_string();
+        assert!(err.contains("no spec of the run is solved"), "{err}");
+        assert!(ExactValues::open(&[hunt("twenty-six-rebels")]).is_err());
+    }
+
+    /// A random game of sixteen-rebels, every ply recorded, labelled with its own result.
+    fn random_game(game: &HuntGame, seed: u64) -> (SavedGame, Vec<Position>, Vec<HuntState>) {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+        let mut line = Playthrough::new(game.clone());
+        while !line.is_over() {
+            let moves = line.legal_moves();
+            line.play(moves[rng.random_range(0..moves.len())]);
+        }
+        let saved = SavedGame {
+            spec_index: 0,
+            moves: line.move_texts(),
+            targets: (0..line.plies()).map(|ply| Target { ply, policy: Vec::new() }).collect(),
+            winner: line.outcome().unwrap().winner.map(|s| s.index() as u8),
+            reason: line.outcome().unwrap().reason.as_str().to_string(),
+        };
+        let positions = encode_saved(game, &saved).unwrap();
+        (saved, positions, line.states()[..line.plies() as usize].to_vec())
+    }
+
+    #[test]
+    fn solved_positions_learn_their_exact_value_and_the_rest_keep_the_result() {
+        // The shared test table holds sixteen-rebels' levels up to six Rebels: random games reach them.
+        let table = six_rebels();
+        let game = table.game().clone();
+        let exact = ExactValues { tables: vec![Some(table.clone())] };
+        let mut total = Relabelled::default();
+        for seed in 0..40 {
+            let (saved, mut positions, states) = random_game(&game, seed);
+            let before = positions.clone();
+            let done = exact.relabel(&game, &saved, &mut positions).unwrap();
+            total += done;
+            let mut solved = 0;
+            for (ply, ((state, old), new)) in states.iter().zip(&before).zip(&positions).enumerate() {
+                let mover = game.to_move(state);
+                let plies_left = game.max_plies() - ply as u32;
+                match table.probe(state) {
+                    None => assert_eq!(old.wdl, new.wdl, "an unsolved position keeps its result"),
+                    Some(verdict) => {
+                        solved += 1;
+                        let for_mover = match verdict.within(plies_left) {
+                            Verdict::Win { .. } => [1.0, 0.0, 0.0],
+                            Verdict::Draw => [0.0, 1.0, 0.0],
+                            Verdict::Loss { .. } => [0.0, 0.0, 1.0],
+                        };
+                        assert_eq!(new.wdl, for_mover, "seed {seed}: {state:?} ({mover:?} to move)");
+                    }
+                }
+            }
+            assert_eq!(done.solved, solved);
+        }
+        assert!(total.solved > 100, "random games reach six Rebels: {total:?}");
+        assert!(total.changed > 0 && total.changed < total.solved, "{total:?}");
+    }
+}
