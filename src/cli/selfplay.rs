@@ -27,7 +27,7 @@ pub struct SelfplayArgs {
     out: PathBuf,
     /// Self-play threads, in place of the config's selfplay.workers, and the cores used.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
-    threads: Option<usize>,
+    threads: Option<u64>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -36,7 +36,7 @@ pub struct SelfplayArgs {
 pub fn run(args: &SelfplayArgs) -> anyhow::Result<()> {
     let mut config = super::train::load_config(&args.config)?;
     if let Some(threads) = args.threads {
-        config.selfplay.workers = super::worker_threads(Some(threads))?;
+        config.selfplay.workers = super::worker_threads(Some(threads as usize))?;
     }
     let played =
         train::play_batch(&config, &args.checkpoint, args.games as usize, args.seed, &args.out, !args.quiet)?;

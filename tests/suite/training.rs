@@ -76,6 +76,16 @@ fn the_smoke_config_trains_and_its_network_plays() {
     let events = std::fs::read_dir(run_dir.join("logs")).unwrap().flatten();
     assert!(events.into_iter().any(|e| e.file_name().to_string_lossy().contains("tfevents")));
 
+    // A batch of self-play games from the generation, as a Ray actor asks for one (`--threads` too).
+    let batch = run_dir.parent().unwrap().join("smoke-batch.jsonl");
+    let generation_dir = generation.to_str().unwrap();
+    let args = ["selfplay", config.to_str().unwrap(), "--checkpoint", generation_dir, "--games", "2"];
+    let output =
+        run(&[&args[..], &["--seed", "1", "--threads", "1", "--quiet", "--out", batch.to_str().unwrap()]]
+            .concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&batch).unwrap().lines().count(), 2, "a saved game per line");
+
     // The network plays through the `net:` agent, on every spec of its board (and refuses another
     // board, below)...
     let agent = format!("net:path={},sims=8", run_dir.display());
