@@ -99,7 +99,8 @@ fn rules_file(path: &Path) -> RulesetJson {
     entry
 }
 
-/// The `*.toml` files of `dir` but its README, sorted; `None` when the default folder is absent.
+/// The `*.toml` files of `dir` (configs/rules when not given), sorted; none when that default folder
+/// is absent, an error when a folder given cannot be listed.
 fn rules_files(dir: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
     let (dir, asked) = match dir {
         Some(dir) => (dir, true),
