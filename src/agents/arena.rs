@@ -81,6 +81,9 @@ pub fn run_match<G: NetGame>(
     }
     let next = AtomicUsize::new(0);
     let records: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; settings.games]);
+    // An agent that builds at the check may still fail later (a checkpoint pruned by a training run
+    // meanwhile): the first such error ends the match.
+    let failure: Mutex<Option<AgentError>> = Mutex::new(None);
     let workers = settings.threads.clamp(1, settings.games.max(1));
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -90,7 +93,14 @@ pub fn run_match<G: NetGame>(
                     if index >= settings.games {
                         return;
                     }
-                    let record = play_match_game(game, specs, settings.seed, settings.opening, index);
+                    let record = match play_match_game(game, specs, settings.seed, settings.opening, index) {
+                        Ok(record) => record,
+                        Err(e) => {
+                            next.store(settings.games, Ordering::Relaxed);
+                            failure.lock().expect("no worker panics while holding the lock").get_or_insert(e);
+                            return;
+                        }
+                    };
                     on_game_done(&record);
                     records.lock().expect("no worker panics while holding the lock")[index] = Some(record);
                 };
@@ -100,6 +110,9 @@ pub fn run_match<G: NetGame>(
             });
         }
     });
+    if let Some(e) = failure.into_inner().expect("no worker panicked") {
+        return Err(e);
+    }
     let records = records.into_inner().expect("no worker panicked");
     Ok(records.into_iter().map(|r| r.expect("every game was played")).collect())
 }
@@ -111,14 +124,12 @@ fn play_match_game<G: NetGame>(
     match_seed: u64,
     opening: u32,
     index: usize,
-) -> GameRecord {
+) -> Result<GameRecord, AgentError> {
     let seed = derive_seed(match_seed, index as u64);
     // Side s is played by agent A when s == index % 2.
     let seat_specs = if index.is_multiple_of(2) { specs } else { [specs[1], specs[0]] };
-    let mut agents = Side::BOTH.map(|side| {
-        seat_specs[side.index()].build(game, derive_seed(seed, side.index() as u64)).expect("checked before")
-    });
-    let [zero, one] = &mut agents;
+    let [zero, one] = [0, 1].map(|side| seat_specs[side].build(game, derive_seed(seed, side as u64)));
+    let (mut zero, mut one) = (zero?, one?);
     let mut line = Playthrough::new(game.clone());
     // Its own stream of the game's seed, so the agents' randomness is the same with or without it.
     let opening = random_opening(&mut line, opening, derive_seed(seed, OPENING_STREAM));
@@ -127,7 +138,7 @@ fn play_match_game<G: NetGame>(
     let opening = opening.max(sampled.min(line.plies()));
     let names = game.side_names();
     let outcome = line.outcome().expect("a finished game");
-    GameRecord {
+    Ok(GameRecord {
         cell: None,
         game: index,
         spec: game.spec().to_string(),
@@ -139,7 +150,7 @@ fn play_match_game<G: NetGame>(
         winner: outcome.winner.map(|s| names[s.index()].to_string()),
         reason: outcome.reason.as_str().to_string(),
         plies: line.plies(),
-    }
+    })
 }
 
 /// Totals of a match, as printed and written to `summary.json`.
