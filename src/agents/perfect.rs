@@ -91,32 +91,45 @@ fn preference(verdict: Option<Verdict>, plies_left: u32) -> i64 {
     }
 }
 
+/// The result a preference stands for: 1 a win, 0 a draw, −1 a loss.
+pub(crate) fn outcome_of(preference: i64) -> i64 {
+    (preference - 1_000).signum()
+}
+
+/// Each legal move of `line`'s position with its [`preference`] for the side to move, the game's own
+/// draws counted: a move beyond the plies the cap leaves, or one that makes a position's third
+/// occurrence, is a draw whatever the table says.
+pub(crate) fn ranked_moves(table: &Tablebase, line: &Playthrough<HuntGame>) -> Vec<(i64, HuntMove)> {
+    let s = line.state();
+    let game = line.game();
+    let plies_left = game.max_plies().saturating_sub(line.plies());
+    // Positions before a capture never recur (the Rebels are fewer after it), so counting the
+    // whole game equals counting since the last irreversible move, as the rule does.
+    let history: Vec<u64> = line.states().iter().map(|p| game.position_hash(p)).collect();
+    let occurrences = |m: HuntMove| {
+        let mut next = *s;
+        game.apply(&mut next, m);
+        let hash = game.position_hash(&next);
+        history.iter().filter(|&&h| h == hash).count()
+    };
+    table
+        .move_verdicts(s)
+        .into_iter()
+        // A game-ending position never occurred before (the game would have ended there), so a
+        // move that ends the game is never taken for a repetition.
+        .map(|(m, v)| (preference(if occurrences(m) >= 2 { Some(Verdict::Draw) } else { v }, plies_left), m))
+        .collect()
+}
+
+/// The moves of `ranked` that best play chooses among.
+pub(crate) fn best_moves(ranked: &[(i64, HuntMove)]) -> Vec<HuntMove> {
+    let best = ranked.iter().map(|&(p, _)| p).max().expect("a legal move");
+    ranked.iter().filter(|&&(p, _)| p == best).map(|&(_, m)| m).collect()
+}
+
 impl Agent<HuntGame> for PerfectAgent {
     fn choose(&mut self, line: &Playthrough<HuntGame>) -> HuntMove {
-        let s = line.state();
-        let game = line.game();
-        let plies_left = game.max_plies().saturating_sub(line.plies());
-        // Positions before a capture never recur (the Rebels are fewer after it), so counting the
-        // whole game equals counting since the last irreversible move, as the rule does.
-        let history: Vec<u64> = line.states().iter().map(|p| game.position_hash(p)).collect();
-        let occurrences = |m: HuntMove| {
-            let mut next = *s;
-            game.apply(&mut next, m);
-            let hash = game.position_hash(&next);
-            history.iter().filter(|&&h| h == hash).count()
-        };
-        let scored: Vec<(i64, HuntMove)> = self
-            .table
-            .move_verdicts(s)
-            .into_iter()
-            // A game-ending position never occurred before (the game would have ended there), so a
-            // move that ends the game is never taken for a repetition.
-            .map(|(m, v)| {
-                (preference(if occurrences(m) >= 2 { Some(Verdict::Draw) } else { v }, plies_left), m)
-            })
-            .collect();
-        let best = scored.iter().map(|&(p, _)| p).max().expect("a legal move");
-        let choices: Vec<HuntMove> = scored.iter().filter(|&&(p, _)| p == best).map(|&(_, m)| m).collect();
+        let choices = best_moves(&ranked_moves(&self.table, line));
         choices[self.rng.random_range(0..choices.len())]
     }
 }

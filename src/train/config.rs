@@ -122,7 +122,8 @@ impl SelfPlayConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BootstrapConfig {
-    /// The rollout MCTS agent (an `mcts:` spec) that plays the teacher games.
+    /// Who plays the teacher games: a rollout MCTS agent (an `mcts:` spec), or `perfect`, best play by
+    /// each spec's tablebase.
     pub teacher: String,
     /// The first this-many generations play teacher games instead of self-play; 0: none.
     pub generations: u64,
@@ -134,12 +135,28 @@ impl Default for BootstrapConfig {
     }
 }
 
+/// Who plays a run's teacher games.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TeacherSpec {
+    /// Rollout MCTS with these settings.
+    Rollouts(MctsSettings),
+    /// Best play by each spec's tablebase.
+    Perfect,
+}
+
 impl BootstrapConfig {
-    /// The teacher's settings; `Err` names what is wrong with `teacher`.
-    pub fn teacher_settings(&self) -> Result<MctsSettings, String> {
+    /// The teacher; `Err` names what is wrong with `teacher`.
+    pub fn teacher_spec(&self) -> Result<TeacherSpec, String> {
         match AgentSpec::parse(&self.teacher) {
-            Ok(AgentSpec::Mcts(settings)) => Ok(settings),
-            Ok(other) => Err(format!("bootstrap.teacher must be a rollout `mcts:` agent, not `{other}`")),
+            Ok(AgentSpec::Mcts(settings)) => Ok(TeacherSpec::Rollouts(settings)),
+            Ok(AgentSpec::Perfect { table: None }) => Ok(TeacherSpec::Perfect),
+            Ok(AgentSpec::Perfect { table: Some(_) }) => {
+                Err("bootstrap.teacher: `perfect` plays each spec by its own table; name no table file"
+                    .to_string())
+            }
+            Ok(other) => {
+                Err(format!("bootstrap.teacher must be a rollout `mcts:` agent or `perfect`, not `{other}`"))
+            }
             Err(e) => Err(format!("bootstrap.teacher: {e}")),
         }
     }
@@ -155,11 +172,14 @@ pub struct ReplayConfig {
     /// Value targets from the tablebase where one solves a sample's position, in place of its game's
     /// result (`train::exact`); the tables must be built first.
     pub exact_values: bool,
+    /// With `exact_values`: a win or loss the table puts `d` plies away is labelled with weight
+    /// `exact_discount^d`, the rest a draw, so that values say how near a result is; 1: every win alike.
+    pub exact_discount: f32,
 }
 
 impl Default for ReplayConfig {
     fn default() -> ReplayConfig {
-        ReplayConfig { window_games: 1000, mirror: true, exact_values: false }
+        ReplayConfig { window_games: 1000, mirror: true, exact_values: false, exact_discount: 1.0 }
     }
 }
 
@@ -261,7 +281,7 @@ impl TrainConfig {
         let name_ok = !self.run.name.is_empty()
             && self.run.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
             && !self.run.name.starts_with('.');
-        let checks: [(bool, &str); 12] = [
+        let checks: [(bool, &str); 13] = [
             (name_ok, "run.name must be a plain folder name (letters, digits, - _ .)"),
             (!self.run.specs.is_empty(), "run.specs must name at least one ruleset spec"),
             (self.run.minutes >= 0.0 && self.run.minutes.is_finite(), "run.minutes must be ≥ 0"),
@@ -285,6 +305,10 @@ impl TrainConfig {
             ),
             (self.replay.window_games >= 1, "replay.window_games must be ≥ 1"),
             (
+                self.replay.exact_discount > 0.0 && self.replay.exact_discount <= 1.0,
+                "replay.exact_discount must be in (0, 1]",
+            ),
+            (
                 self.optimizer.batch_size >= 1 && self.optimizer.learning_rate > 0.0,
                 "optimizer.batch_size and learning_rate must be > 0",
             ),
@@ -293,7 +317,7 @@ impl TrainConfig {
         if let Some((_, problem)) = checks.iter().find(|(ok, _)| !ok) {
             return Err(problem.to_string());
         }
-        self.bootstrap.teacher_settings()?;
+        self.bootstrap.teacher_spec()?;
         for baseline in &self.evaluation.baselines {
             AgentSpec::parse(baseline).map_err(|e| format!("evaluation.baselines: {e}"))?;
         }
@@ -333,9 +357,15 @@ mod tests {
             (format!("{base}[optimizer]\nbatch_size = 0\n"), "batch_size"),
             (format!("{base}[optimizer]\nvalue_target = \"mse\"\n"), "wdl"),
             (format!("{base}[evaluation]\nbaselines = [\"mcts:sim=5\"]\n"), "sim"),
-            (format!("{base}[bootstrap]\nteacher = \"random\"\n"), "must be a rollout `mcts:` agent"),
+            (
+                format!("{base}[bootstrap]\nteacher = \"random\"\n"),
+                "must be a rollout `mcts:` agent or `perfect`",
+            ),
+            (format!("{base}[bootstrap]\nteacher = \"perfect:table=t.rztb\"\n"), "name no table file"),
             (format!("{base}[bootstrap]\nteacher = \"mcts:sims=x\"\n"), "bootstrap.teacher"),
             (format!("{base}[bootstrap]\ngames = 3\n"), "games"),
+            (format!("{base}[replay]\nexact_discount = 0\n"), "exact_discount must be in (0, 1]"),
+            (format!("{base}[replay]\nexact_discount = 1.5\n"), "exact_discount must be in (0, 1]"),
             ("[run]\nname = \"../x\"\nspecs = [\"a\"]\n".to_string(), "plain folder name"),
             ("[run]\nspecs = [\"a\"]\n".to_string(), "name"),
         ];

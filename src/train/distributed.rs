@@ -10,10 +10,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 
 use super::replay::read_saved_games;
+use super::run::check_specs_extend;
 use super::selfplay::{FinishedGame, GameJob};
+use super::teacher::Teacher;
 use super::{TrainConfig, self_play};
 use crate::nn::{Checkpoint, InferenceNet, NetGame};
 use crate::seed::derive_seed;
@@ -31,17 +33,10 @@ pub fn play_batch<G: NetGame>(
 ) -> anyhow::Result<usize> {
     let saved = Checkpoint::open(checkpoint)?;
     saved.check_game(&games[0])?;
-    if saved.meta.specs != config.run.specs {
-        bail!(
-            "{} was trained on specs [{}]; the config names [{}]",
-            checkpoint.display(),
-            saved.meta.specs.join(", "),
-            config.run.specs.join(", ")
-        );
-    }
+    check_specs_extend(&saved, &config.run.specs)?;
     let generation = saved.meta.counters.generation;
     let teacher = (generation < config.bootstrap.generations)
-        .then(|| config.bootstrap.teacher_settings().map_err(anyhow::Error::msg))
+        .then(|| Teacher::open(config.bootstrap.teacher_spec().map_err(anyhow::Error::msg)?, games))
         .transpose()?;
     let net = InferenceNet::new(&saved.load_net(&burn::prelude::Device::flex())?);
     let jobs = (0..count)

@@ -10,21 +10,29 @@
 //! A table's value ignores repetition, which changes nothing under best play (the winning side never
 //! repeats: each of its moves shortens the distance); the draw cap is counted: a result farther than
 //! the plies the cap leaves is a draw.
+//!
+//! `replay.exact_discount` (γ < 1) also teaches the distance: a win in `d` plies is labelled a win with
+//! probability γ^d and a draw with the rest (a loss alike), so the value of a won position rises as
+//! its win comes nearer. Why: with every won position worth the same, a search in a won position has
+//! nothing to prefer one move by, and Juroku's first exact-values run shuffled its forced wins into
+//! repetitions (Lc0 adds a moves-left head for the same reason). γ^d·ln(1/γ), the value a ply gains,
+//! is largest at d = 1/ln(1/γ): 0.98 suits wins of about 50 plies, Juroku's start.
 
 use std::any::Any;
-use std::sync::Arc;
 
 use anyhow::bail;
 
-use super::replay::{Position, SavedGame, wdl_target};
-use crate::agents::perfect::shared_table;
+use super::replay::{Position, SavedGame};
+use super::tables::SpecTables;
 use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough};
-use crate::tablebase::{Tablebase, Verdict, default_table_path, table_present};
+use crate::tablebase::Verdict;
 
-/// The tables of a run's specs: one per spec the tables solve, `None` for the others.
+/// The tables of a run's specs and the discount of their distances.
 pub struct ExactValues {
-    tables: Vec<Option<Arc<Tablebase>>>,
+    tables: SpecTables,
+    /// γ of `replay.exact_discount`: a result `d` plies away weighs γ^d, the rest a draw.
+    discount: f32,
 }
 
 /// What a relabelling did.
@@ -44,35 +52,27 @@ impl std::ops::AddAssign for Relabelled {
 }
 
 impl ExactValues {
-    /// Opens the table of every spec the tables solve (read once per process). A spec they solve
-    /// whose table is not built is an error naming the command that builds it; specs they do not
-    /// solve keep their games' results. An error too when no spec has a table: the key would do nothing.
-    pub fn open<G: Game>(games: &[G]) -> anyhow::Result<ExactValues> {
-        let mut tables = Vec::with_capacity(games.len());
-        for game in games {
-            let hunt = (game as &dyn Any).downcast_ref::<HuntGame>();
-            let Some(hunt) = hunt.filter(|h| Tablebase::check_supported(h).is_ok()) else {
-                tables.push(None);
-                continue;
-            };
-            let path = default_table_path(hunt);
-            if !table_present(hunt, &path) {
-                bail!(
-                    "replay.exact_values: `{}` has no tablebase at {}; build it with `rebel-zero solve {}`",
-                    hunt.spec(),
-                    path.display(),
-                    hunt.spec()
-                );
-            }
-            tables.push(Some(shared_table(hunt, &path)?));
-        }
-        if tables.iter().all(Option::is_none) {
+    /// Opens the table of every spec the tables solve ([`SpecTables::open`]); specs they do not solve
+    /// keep their games' results. An error when no spec has a table: the key would do nothing.
+    pub fn open<G: Game>(games: &[G], discount: f32) -> anyhow::Result<ExactValues> {
+        let tables = SpecTables::open(games, "replay.exact_values")?;
+        if tables.is_empty() {
             bail!(
                 "replay.exact_values: no spec of the run is solved by a tablebase (`rebel-zero solve` solves \
                  sixteen-rebels and juroku-musashi, not Murray's or Neeley's captures); remove the key"
             );
         }
-        Ok(ExactValues { tables })
+        Ok(ExactValues { tables, discount })
+    }
+
+    /// The `[win, draw, loss]` target of a verdict for its mover.
+    fn target(&self, verdict: Verdict) -> [f32; 3] {
+        let weight = |plies: u32| self.discount.powi(plies.min(i32::MAX as u32) as i32);
+        match verdict {
+            Verdict::Win { plies } => [weight(plies), 1.0 - weight(plies), 0.0],
+            Verdict::Loss { plies } => [0.0, 1.0 - weight(plies), weight(plies)],
+            Verdict::Draw => [0.0, 1.0, 0.0],
+        }
     }
 
     /// Sets the value target of each of `saved`'s samples (`positions`, one per target, in order) whose
@@ -83,7 +83,7 @@ impl ExactValues {
         saved: &SavedGame,
         positions: &mut [Position],
     ) -> Result<Relabelled, String> {
-        let Some(Some(table)) = self.tables.get(saved.spec_index) else { return Ok(Relabelled::default()) };
+        let Some(table) = self.tables.get(saved.spec_index) else { return Ok(Relabelled::default()) };
         let hunt = (game as &dyn Any).downcast_ref::<HuntGame>().expect("only hunt games have tables");
         let mut line = Playthrough::new(hunt.clone());
         let mut done = Relabelled::default();
@@ -92,13 +92,7 @@ impl ExactValues {
             while let Some((_, position)) = samples.next_if(|(target, _)| target.ply as usize == ply) {
                 let Some(verdict) = table.probe(line.state()) else { continue };
                 let plies_left = hunt.max_plies().saturating_sub(line.plies());
-                let mover = hunt.to_move(line.state());
-                let winner = match verdict.within(plies_left) {
-                    Verdict::Win { .. } => Some(mover),
-                    Verdict::Loss { .. } => Some(mover.opponent()),
-                    Verdict::Draw => None,
-                };
-                let wdl = wdl_target(winner, mover);
+                let wdl = self.target(verdict.within(plies_left));
                 done.solved += 1;
                 done.changed += usize::from(position.wdl != wdl);
                 position.wdl = wdl;
@@ -123,9 +117,9 @@ mod tests {
     #[test]
     fn runs_without_a_solved_spec_are_refused() {
         let AnyGame::Chess(chess) = AnyGame::from_spec("chess").unwrap() else { unreachable!() };
-        let err = ExactValues::open(&[chess]).err().expect("no table solves chess").to_string();
+        let err = ExactValues::open(&[chess], 1.0).err().expect("no table solves chess").to_string();
         assert!(err.contains("no spec of the run is solved"), "{err}");
-        assert!(ExactValues::open(&[hunt("twenty-six-rebels")]).is_err());
+        assert!(ExactValues::open(&[hunt("twenty-six-rebels")], 1.0).is_err());
     }
 
     /// A random game of sixteen-rebels, every ply recorded, labelled with its own result.
@@ -152,7 +146,7 @@ mod tests {
         // The shared test table holds sixteen-rebels' levels up to six Rebels: random games reach them.
         let table = six_rebels();
         let game = table.game().clone();
-        let exact = ExactValues { tables: vec![Some(table.clone())] };
+        let exact = ExactValues { tables: SpecTables::of(vec![Some(table.clone())]), discount: 1.0 };
         let mut total = Relabelled::default();
         for seed in 0..40 {
             let (saved, mut positions, states) = random_game(&game, seed);
@@ -180,5 +174,41 @@ mod tests {
         }
         assert!(total.solved > 100, "random games reach six Rebels: {total:?}");
         assert!(total.changed > 0 && total.changed < total.solved, "{total:?}");
+    }
+
+    #[test]
+    fn a_discount_weighs_each_result_by_its_distance() {
+        let table = six_rebels();
+        let game = table.game().clone();
+        let exact = ExactValues { tables: SpecTables::of(vec![Some(table.clone())]), discount: 0.9 };
+        let (mut nearest_win, mut farthest_win) = (f32::MAX, f32::MIN);
+        let mut seen = [false; 3];
+        for seed in 0..40 {
+            let (saved, mut positions, states) = random_game(&game, seed);
+            exact.relabel(&game, &saved, &mut positions).unwrap();
+            for (ply, (state, position)) in states.iter().zip(&positions).enumerate() {
+                let Some(verdict) = table.probe(state) else { continue };
+                let [win, draw, loss] = position.wdl;
+                assert!((win + draw + loss - 1.0).abs() < 1e-6, "{:?}", position.wdl);
+                match verdict.within(game.max_plies() - ply as u32) {
+                    Verdict::Win { plies } => {
+                        assert!((win - 0.9f32.powi(plies as i32)).abs() < 1e-6 && loss == 0.0, "{verdict}");
+                        nearest_win = nearest_win.min(plies as f32);
+                        farthest_win = farthest_win.max(plies as f32);
+                        seen[0] = true;
+                    }
+                    Verdict::Loss { plies } => {
+                        assert!((loss - 0.9f32.powi(plies as i32)).abs() < 1e-6 && win == 0.0, "{verdict}");
+                        seen[2] = true;
+                    }
+                    Verdict::Draw => {
+                        assert_eq!(position.wdl, [0.0, 1.0, 0.0]);
+                        seen[1] = true;
+                    }
+                }
+            }
+        }
+        assert!(seen[0] && seen[2], "random games reach won and lost positions: {seen:?}");
+        assert!(nearest_win < farthest_win, "wins at several distances: {nearest_win}..{farthest_win}");
     }
 }

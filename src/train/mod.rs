@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod replay;
 mod run;
 pub mod selfplay;
+pub mod tables;
 pub mod teacher;
 
 use std::path::{Path, PathBuf};
@@ -28,7 +29,7 @@ use metrics::process_cpu_seconds;
 use run::Run;
 use selfplay::{FinishedGame, GameJob};
 
-use crate::agents::{AgentSpec, MatchSettings, MatchSummary, MctsSettings, run_match};
+use crate::agents::{AgentSpec, MatchSettings, MatchSummary, run_match};
 use crate::game::AnyGame;
 use crate::nn::checkpoint::Counters;
 use crate::nn::{InferenceNet, NetGame};
@@ -192,7 +193,7 @@ fn self_play<G: NetGame>(
     config: &TrainConfig,
     games: &[G],
     net: &InferenceNet,
-    teacher: Option<&MctsSettings>,
+    teacher: Option<&teacher::Teacher>,
     jobs: Vec<GameJob>,
     show_progress: bool,
 ) -> Vec<FinishedGame> {

@@ -14,11 +14,11 @@ use super::learner::{Learner, StepLosses};
 use super::metrics::{Metrics, process_cpu_seconds};
 use super::replay::{Batch, MirrorMap, ReplayBuffer};
 use super::selfplay::FinishedGame;
+use super::teacher::Teacher;
 use super::{
     CONFIG_FILE, LEGACY_REPLAY_FILE, REPLAY_FILE, Start, TrainConfig, evaluate, generation_jobs, progress,
     self_play,
 };
-use crate::agents::MctsSettings;
 use crate::game::Side;
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::{InferenceNet, NetGame, NetShape};
@@ -46,6 +46,8 @@ pub(super) struct Run<'a, G: NetGame> {
     taken: Vec<PathBuf>,
     /// The tables that give solved positions their exact values (`replay.exact_values`).
     exact: Option<ExactValues>,
+    /// Who plays the teacher games, while the run is in its bootstrap generations.
+    teacher: Option<Teacher>,
 }
 
 /// What one generation did, for its metrics and log line.
@@ -105,7 +107,17 @@ impl<'a, G: NetGame> Run<'a, G> {
             }
             Start::Resume => resume(config, &games, shape, &dir, &mut replay)?,
         };
-        let exact = if config.replay.exact_values { Some(ExactValues::open(&games)?) } else { None };
+        let teacher = match counters.generation < config.bootstrap.generations {
+            true => {
+                Some(Teacher::open(config.bootstrap.teacher_spec().map_err(anyhow::Error::msg)?, &games)?)
+            }
+            false => None,
+        };
+        let exact = if config.replay.exact_values {
+            Some(ExactValues::open(&games, config.replay.exact_discount)?)
+        } else {
+            None
+        };
         if let Some(exact) = &exact {
             // A resumed window is labelled as its games were played; label it as new games will be.
             for (saved, positions) in replay.games_mut() {
@@ -126,6 +138,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             incoming: incoming.map(Path::to_path_buf),
             taken: Vec::new(),
             exact,
+            teacher,
             games,
             dir,
             learner,
@@ -177,9 +190,8 @@ impl<'a, G: NetGame> Run<'a, G> {
         let config = self.config;
         let generation = self.counters.generation + 1;
         let net = InferenceNet::new(&self.learner.inference_net());
-        // Teacher games for the run's first generations (the config check parsed the teacher).
-        let teacher: Option<MctsSettings> = (generation <= config.bootstrap.generations)
-            .then(|| config.bootstrap.teacher_settings().expect("a checked config"));
+        // Teacher games for the run's first generations.
+        let teacher = self.teacher.as_ref().filter(|_| generation <= config.bootstrap.generations);
         let recent = self.replay.recent_positions(config.selfplay.games_per_generation) as f64;
         let steps = (recent * config.optimizer.reuse / config.optimizer.batch_size as f64).ceil() as u64;
         let actions = self.games[0].facts().action_count;
@@ -194,7 +206,7 @@ impl<'a, G: NetGame> Run<'a, G> {
                     Some(dir) => take_games(dir, config.selfplay.games_per_generation, games, taken)?,
                     None => {
                         let jobs = generation_jobs(config, games.len(), games_before);
-                        self_play(config, games, &net, teacher.as_ref(), jobs, show_progress)
+                        self_play(config, games, &net, teacher, jobs, show_progress)
                     }
                 };
                 anyhow::Ok((played, started.elapsed().as_secs_f64()))
@@ -351,13 +363,7 @@ fn resume<G: NetGame>(
             config.run.specs.join(", ")
         );
     }
-    if saved.meta.specs != config.run.specs {
-        bail!(
-            "the checkpoint was trained on specs [{}]; the config names [{}]",
-            saved.meta.specs.join(", "),
-            config.run.specs.join(", ")
-        );
-    }
+    check_specs_extend(&saved, &config.run.specs)?;
     let net = saved.load_net(&burn::prelude::Device::flex())?;
     let optimizer = match saved.file(checkpoint::OPTIMIZER_FILE).exists() {
         true => Some(saved.read_verified(checkpoint::OPTIMIZER_FILE)?),
@@ -411,4 +417,19 @@ fn mean_losses(losses: &[StepLosses]) -> Option<StepLosses> {
         value: losses.iter().map(|l| l.value).sum::<f64>() / n,
         value_accuracy: losses.iter().map(|l| l.value_accuracy).sum::<f64>() / n,
     })
+}
+
+/// A run continues on the specs it was trained on, and may add more after them (a board whose table
+/// is built later, say): its saved games name their specs by index, so none may be dropped or moved.
+pub(super) fn check_specs_extend(saved: &Checkpoint, specs: &[String]) -> anyhow::Result<()> {
+    if !specs.starts_with(&saved.meta.specs) {
+        bail!(
+            "{} was trained on specs [{}]; the config must name them first, in that order (it may add \
+             specs after them), but names [{}]",
+            saved.dir.display(),
+            saved.meta.specs.join(", "),
+            specs.join(", ")
+        );
+    }
+    Ok(())
 }

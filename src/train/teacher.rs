@@ -1,30 +1,69 @@
-//! Teacher games: rollout MCTS plays the first generations of a run in place of the network, and its
-//! root visit distributions become the policy targets. This is expert iteration's first step (Anthony,
-//! Tian and Barber 2017, whose first expert was rollout MCTS too): a network that starts from nothing
-//! learns a policy and a value worth searching with from games that are already played with some sense,
-//! instead of from its own random play, where one side may win nearly every game and teach nothing.
+//! Teacher games: an expert plays the first generations of a run in place of the network, and its
+//! choices become the policy targets. This is expert iteration's first step (Anthony, Tian and Barber
+//! 2017, whose first expert was rollout MCTS too): a network that starts from nothing learns a policy
+//! and a value worth searching with from games that are already played with some sense, instead of
+//! from its own random play, where one side may win nearly every game and teach nothing.
+//!
+//! Two experts: rollout MCTS (its root visit shares are the targets), and best play by a tablebase
+//! (`perfect`: the moves best play chooses among share the target). The second is for boards whose
+//! self-play never finds the way to a forced win: Juroku's network drew 93–99% of its self-play games
+//! from a start the table proves won, so it never saw a conversion to learn from.
 
+use std::any::Any;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rand::SeedableRng;
+use anyhow::bail;
+use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use super::config::SelfPlayConfig;
+use super::config::{SelfPlayConfig, TeacherSpec};
 use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
+use super::tables::SpecTables;
 use crate::agents::MctsSettings;
-use crate::game::Playthrough;
+use crate::agents::perfect::{best_moves, outcome_of, ranked_moves};
+use crate::game::hunt::HuntGame;
+use crate::game::{Game, Playthrough};
 use crate::nn::{Encoder, NetGame};
 use crate::search::{Mcts, RolloutEvaluator, move_temperature};
 use crate::seed::derive_seed;
+use crate::tablebase::Tablebase;
+
+/// The expert that plays a run's teacher games.
+pub enum Teacher {
+    /// Rollout MCTS with these settings.
+    Rollouts(MctsSettings),
+    /// Best play by the table of each spec.
+    Perfect(SpecTables),
+}
+
+impl Teacher {
+    /// The teacher `spec` names for `games`; `perfect` needs a built table for every spec.
+    pub fn open<G: Game>(spec: TeacherSpec, games: &[G]) -> anyhow::Result<Teacher> {
+        match spec {
+            TeacherSpec::Rollouts(settings) => Ok(Teacher::Rollouts(settings)),
+            TeacherSpec::Perfect => {
+                let tables = SpecTables::open(games, "bootstrap.teacher = \"perfect\"")?;
+                if let Some(unsolved) = tables.first_unsolved() {
+                    bail!(
+                        "bootstrap.teacher = \"perfect\": no tablebase solves `{}` (`rebel-zero solve` solves \
+                         sixteen-rebels and juroku-musashi, not Murray's or Neeley's captures)",
+                        games[unsolved].spec()
+                    );
+                }
+                Ok(Teacher::Perfect(tables))
+            }
+        }
+    }
+}
 
 /// Plays teacher games on one thread until `jobs` runs out (workers share it through `next`). As in
-/// self-play, the first `temperature_plies` moves are drawn in proportion to visits so that the games
-/// differ, and a move becomes a sample with probability `full_search_share` (when playout-cap
-/// randomisation is on): the teacher searches every move alike, but samples spread over more games are
-/// less alike than whole games, and the learner's steps per game stay those of self-play.
+/// self-play, the first `temperature_plies` moves vary so that the games differ, and a move becomes a
+/// sample with probability `full_search_share` (when playout-cap randomisation is on): the teacher
+/// chooses every move alike, but samples spread over more games are less alike than whole games, and
+/// the learner's steps per game stay those of self-play.
 pub fn play_teacher_games<G: NetGame>(
     games: &[G],
-    teacher: &MctsSettings,
+    teacher: &Teacher,
     config: &SelfPlayConfig,
     jobs: &[GameJob],
     next: &AtomicUsize,
@@ -33,22 +72,126 @@ pub fn play_teacher_games<G: NetGame>(
     let encoder = G::Encoder::for_game(&games[0]);
     while let Some(&job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
         let game = &games[job.spec_index];
-        let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(job.seed, 0));
-        let mut evaluator = RolloutEvaluator::new(teacher.rollout, derive_seed(job.seed, 1));
-        let mut search = Mcts::new(game.clone(), teacher.search.config());
-        let mut line = Playthrough::new(game.clone());
-        let mut samples = GameSamples::default();
-        while !line.is_over() {
-            search.set_position(line.start(), line.moves());
-            search.run(&mut evaluator, &mut rng);
-            let temperature =
-                move_temperature(line.plies(), config.temperature_plies, teacher.search.temperature);
-            let output = search.output(temperature, &mut rng).expect("a game not over has a move");
-            if config.draw_full_search(&mut rng) {
-                samples.record(game, &encoder, &line, action_shares(game, line.state(), &output.policy));
+        let finished = match teacher {
+            Teacher::Rollouts(settings) => rollout_game(game, &encoder, settings, config, job),
+            Teacher::Perfect(tables) => {
+                let table = tables.get(job.spec_index).expect("Teacher::open checked every spec's table");
+                let hunt =
+                    (game as &dyn Any).downcast_ref::<HuntGame>().expect("only hunt games have tables");
+                let encoder = (&encoder as &dyn Any)
+                    .downcast_ref::<<HuntGame as NetGame>::Encoder>()
+                    .expect("a hunt game's encoder");
+                perfect_game(Playthrough::new(hunt.clone()), encoder, table, config, job)
             }
-            line.play(output.mv);
+        };
+        on_finished(finished);
+    }
+}
+
+/// A game of rollout MCTS against itself: the first `temperature_plies` moves drawn in proportion to
+/// visits, and the visit shares as the targets.
+fn rollout_game<G: NetGame>(
+    game: &G,
+    encoder: &G::Encoder,
+    teacher: &MctsSettings,
+    config: &SelfPlayConfig,
+    job: GameJob,
+) -> FinishedGame {
+    let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(job.seed, 0));
+    let mut evaluator = RolloutEvaluator::new(teacher.rollout, derive_seed(job.seed, 1));
+    let mut search = Mcts::new(game.clone(), teacher.search.config());
+    let mut line = Playthrough::new(game.clone());
+    let mut samples = GameSamples::default();
+    while !line.is_over() {
+        search.set_position(line.start(), line.moves());
+        search.run(&mut evaluator, &mut rng);
+        let temperature =
+            move_temperature(line.plies(), config.temperature_plies, teacher.search.temperature);
+        let output = search.output(temperature, &mut rng).expect("a game not over has a move");
+        if config.draw_full_search(&mut rng) {
+            samples.record(game, encoder, &line, action_shares(game, line.state(), &output.policy));
         }
-        on_finished(samples.finish(job, &line));
+        line.play(output.mv);
+    }
+    samples.finish(job, &line)
+}
+
+/// A game of best play against itself. The target of each position shares its weight among the moves
+/// best play chooses among (the shortest win, else a draw, else the longest loss). For the first
+/// `temperature_plies` moves the teacher plays any move that keeps its result (any win, not only the
+/// shortest; when lost, any move), so that the games, and the defences its winning side learns to
+/// beat, differ; then the moves best play chooses among, drawn by lot.
+fn perfect_game(
+    mut line: Playthrough<HuntGame>,
+    encoder: &<HuntGame as NetGame>::Encoder,
+    table: &Tablebase,
+    config: &SelfPlayConfig,
+    job: GameJob,
+) -> FinishedGame {
+    let game = &line.game().clone();
+    let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(job.seed, 0));
+    let mut samples = GameSamples::default();
+    while !line.is_over() {
+        let ranked = ranked_moves(table, &line);
+        let best = best_moves(&ranked);
+        if config.draw_full_search(&mut rng) {
+            let share = 1.0 / best.len() as f32;
+            let policy: Vec<_> = best.iter().map(|&m| (m, share)).collect();
+            samples.record(game, encoder, &line, action_shares(game, line.state(), &policy));
+        }
+        let choices = if line.plies() < config.temperature_plies {
+            let outcome = ranked.iter().map(|&(p, _)| outcome_of(p)).max().expect("a legal move");
+            ranked.iter().filter(|&&(p, _)| outcome_of(p) == outcome).map(|&(_, m)| m).collect()
+        } else {
+            best
+        };
+        line.play(choices[rng.random_range(0..choices.len())]);
+    }
+    samples.finish(job, &line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::hunt::{GENERAL, REBELS};
+    use crate::tablebase::Verdict;
+    use crate::tablebase::testing::{six_rebels, slots_of_six};
+
+    #[test]
+    fn perfect_teacher_games_keep_the_tables_result_and_teach_best_plays_moves() {
+        let table = six_rebels();
+        let game = table.game().clone();
+        let encoder = <HuntGame as NetGame>::Encoder::for_game(&game);
+        // Every move a sample; the first six varied.
+        let config =
+            SelfPlayConfig { fast_simulations: 0, temperature_plies: 6, ..SelfPlayConfig::default() };
+        let mut varied = 0;
+        for side in [GENERAL, REBELS] {
+            let won = slots_of_six(side)
+                .filter(|s| matches!(table.probe(s), Some(Verdict::Win { plies }) if plies > 7));
+            for (i, start) in won.take(6).enumerate() {
+                let job = GameJob { index: i, spec_index: 0, seed: i as u64 };
+                let line = Playthrough::from_position(game.clone(), start);
+                let finished = perfect_game(line.clone(), &encoder, &table, &config, job);
+                // Varied moves keep the result, then best play converts it.
+                assert_eq!(finished.saved.winner, Some(side.index() as u8), "{start:?}");
+                assert_eq!(finished.saved.targets.len(), finished.saved.moves.len(), "every move a sample");
+                let mut replay = line;
+                for (target, text) in finished.saved.targets.iter().zip(&finished.saved.moves) {
+                    let best = best_moves(&ranked_moves(&table, &replay));
+                    let mut wanted: Vec<_> = best
+                        .iter()
+                        .map(|&m| (game.action_index(replay.state(), m), 1.0 / best.len() as f32))
+                        .collect();
+                    let mut taught = target.policy.clone();
+                    wanted.sort_by_key(|&(action, _)| action);
+                    taught.sort_by_key(|&(action, _)| action);
+                    assert_eq!(taught, wanted, "ply {} of {start:?}", target.ply);
+                    let played = replay.play_text(text).expect("a legal move");
+                    varied += usize::from(!best.contains(&played));
+                }
+            }
+        }
+        assert!(varied > 0, "the first plies stray from best play's choices");
     }
 }

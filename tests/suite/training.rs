@@ -250,6 +250,25 @@ fn bad_configs_and_mismatched_resumes_name_the_problem() {
     assert_eq!(latest_generation(&run_dir), Some(1));
     std::fs::write(&window, saved).unwrap();
 
+    // A run's specs may grow at the end, never move: its saved games name them by index.
+    let smoke = std::fs::read_to_string(config).unwrap();
+    let specs = r#"specs = ["sixteen-rebels", "sixteen-rebels:first=rebels"]"#;
+    let moved = smoke.replace(specs, r#"specs = ["sixteen-rebels:first=rebels", "sixteen-rebels"]"#);
+    assert_ne!(moved, smoke, "smoke.toml names its specs as this test expects");
+    std::fs::write(config, moved).unwrap();
+    let output = run(&["train", config, "--resume", "--generations", "2"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("must name them first"), "{}", stderr(&output));
+    let grown = smoke.replace(
+        specs,
+        r#"specs = ["sixteen-rebels", "sixteen-rebels:first=rebels", "sixteen-rebels:capture=mandatory"]"#,
+    );
+    std::fs::write(config, grown).unwrap();
+    let output = run(&["train", config, "--quiet", "--resume", "--generations", "2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let meta = std::fs::read_to_string(run_dir.join("gen-000002/meta.json")).unwrap();
+    assert!(meta.contains("sixteen-rebels:capture=mandatory"), "{meta}");
+
     let text = std::fs::read_to_string(config).unwrap().replace("b1c8", "b2c8");
     std::fs::write(config, text).unwrap();
     let output = run(&["train", config, "--resume", "--generations", "2"]);
