@@ -173,7 +173,7 @@ pub struct ReplayConfig {
     /// result (`train::exact`); the tables must be built first.
     pub exact_values: bool,
     /// With `exact_values`: a win or loss the table puts `d` plies away is labelled with weight
-    /// `exact_discount^d`, the rest a draw, so that values say how near a result is; 1: every win alike.
+    /// ½ + ½·`exact_discount^d`, the rest a draw, so that values say how near a result is; 1: every win alike.
     pub exact_discount: f32,
 }
 

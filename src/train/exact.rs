@@ -12,11 +12,14 @@
 //! the plies the cap leaves is a draw.
 //!
 //! `replay.exact_discount` (γ < 1) also teaches the distance: a win in `d` plies is labelled a win with
-//! probability γ^d and a draw with the rest (a loss alike), so the value of a won position rises as
+//! weight ½ + ½·γ^d and a draw with the rest (a loss alike), so the value of a won position rises as
 //! its win comes nearer. Why: with every won position worth the same, a search in a won position has
 //! nothing to prefer one move by, and Juroku's first exact-values run shuffled its forced wins into
-//! repetitions (Lc0 adds a moves-left head for the same reason). γ^d·ln(1/γ), the value a ply gains,
-//! is largest at d = 1/ln(1/γ): 0.98 suits wins of about 50 plies, Juroku's start.
+//! repetitions (Lc0 adds a moves-left head for the same reason). The weight never falls below ½ so
+//! that a long loss stays far from a draw: with γ^d alone a loss in 80 plies was worth −0.2, and the
+//! network's General, who is lost from the start, gave away the draws the Rebels let go for it.
+//! ½·γ^d·ln(1/γ), the value a ply gains, is largest at d = 1/ln(1/γ): 0.98 suits wins of about 50
+//! plies, Juroku's start.
 
 use std::any::Any;
 
@@ -31,7 +34,7 @@ use crate::tablebase::Verdict;
 /// The tables of a run's specs and the discount of their distances.
 pub struct ExactValues {
     tables: SpecTables,
-    /// γ of `replay.exact_discount`: a result `d` plies away weighs γ^d, the rest a draw.
+    /// γ of `replay.exact_discount`: a result `d` plies away weighs ½ + ½·γ^d, the rest a draw.
     discount: f32,
 }
 
@@ -67,7 +70,7 @@ impl ExactValues {
 
     /// The `[win, draw, loss]` target of a verdict for its mover.
     fn target(&self, verdict: Verdict) -> [f32; 3] {
-        let weight = |plies: u32| self.discount.powi(plies.min(i32::MAX as u32) as i32);
+        let weight = |plies: u32| 0.5 + 0.5 * self.discount.powi(plies.min(i32::MAX as u32) as i32);
         match verdict {
             Verdict::Win { plies } => [weight(plies), 1.0 - weight(plies), 0.0],
             Verdict::Loss { plies } => [0.0, 1.0 - weight(plies), weight(plies)],
@@ -192,13 +195,15 @@ mod tests {
                 assert!((win + draw + loss - 1.0).abs() < 1e-6, "{:?}", position.wdl);
                 match verdict.within(game.max_plies() - ply as u32) {
                     Verdict::Win { plies } => {
-                        assert!((win - 0.9f32.powi(plies as i32)).abs() < 1e-6 && loss == 0.0, "{verdict}");
+                        assert!((win - 0.5 - 0.5 * 0.9f32.powi(plies as i32)).abs() < 1e-6, "{verdict}");
+                        assert_eq!(loss, 0.0);
                         nearest_win = nearest_win.min(plies as f32);
                         farthest_win = farthest_win.max(plies as f32);
                         seen[0] = true;
                     }
                     Verdict::Loss { plies } => {
-                        assert!((loss - 0.9f32.powi(plies as i32)).abs() < 1e-6 && win == 0.0, "{verdict}");
+                        assert!((loss - 0.5 - 0.5 * 0.9f32.powi(plies as i32)).abs() < 1e-6, "{verdict}");
+                        assert_eq!(win, 0.0);
                         seen[2] = true;
                     }
                     Verdict::Draw => {

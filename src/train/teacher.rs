@@ -118,9 +118,12 @@ fn rollout_game<G: NetGame>(
 
 /// A game of best play against itself. The target of each position shares its weight among the moves
 /// best play chooses among (the shortest win, else a draw, else the longest loss). For the first
-/// `temperature_plies` moves the teacher plays any move that keeps its result (any win, not only the
-/// shortest; when lost, any move), so that the games, and the defences its winning side learns to
-/// beat, differ; then the moves best play chooses among, drawn by lot.
+/// `temperature_plies` moves the teacher strays, so that the games, and the defences its winning side
+/// learns to beat, differ: in even-numbered games it plays any move that keeps its result (any win,
+/// not only the shortest; when lost, any move), in odd-numbered ones any move at all, so that the
+/// games also reach the positions a mistake leaves (a draw the Rebels let go, which the General must
+/// then hold: the first teacher kept every result, and its network's General lost such draws to
+/// rollout Rebels). Then the moves best play chooses among, drawn by lot.
 fn perfect_game(
     mut line: Playthrough<HuntGame>,
     encoder: &<HuntGame as NetGame>::Encoder,
@@ -139,11 +142,13 @@ fn perfect_game(
             let policy: Vec<_> = best.iter().map(|&m| (m, share)).collect();
             samples.record(game, encoder, &line, action_shares(game, line.state(), &policy));
         }
-        let choices = if line.plies() < config.temperature_plies {
-            let outcome = ranked.iter().map(|&(p, _)| outcome_of(p)).max().expect("a legal move");
-            ranked.iter().filter(|&&(p, _)| outcome_of(p) == outcome).map(|&(_, m)| m).collect()
-        } else {
-            best
+        let choices = match line.plies() < config.temperature_plies {
+            true if job.index % 2 == 1 => ranked.iter().map(|&(_, m)| m).collect(),
+            true => {
+                let outcome = ranked.iter().map(|&(p, _)| outcome_of(p)).max().expect("a legal move");
+                ranked.iter().filter(|&&(p, _)| outcome_of(p) == outcome).map(|&(_, m)| m).collect()
+            }
+            false => best,
         };
         line.play(choices[rng.random_range(0..choices.len())]);
     }
@@ -158,23 +163,45 @@ mod tests {
     use crate::tablebase::testing::{six_rebels, slots_of_six};
 
     #[test]
-    fn perfect_teacher_games_keep_the_tables_result_and_teach_best_plays_moves() {
+    fn perfect_teacher_games_end_as_the_table_says_and_teach_best_plays_moves() {
         let table = six_rebels();
         let game = table.game().clone();
         let encoder = <HuntGame as NetGame>::Encoder::for_game(&game);
-        // Every move a sample; the first six varied.
+        // Every move a sample; the first six stray.
         let config =
             SelfPlayConfig { fast_simulations: 0, temperature_plies: 6, ..SelfPlayConfig::default() };
-        let mut varied = 0;
+        let (mut varied, mut strayed_results) = (0, 0);
         for side in [GENERAL, REBELS] {
             let won = slots_of_six(side)
                 .filter(|s| matches!(table.probe(s), Some(Verdict::Win { plies }) if plies > 7));
-            for (i, start) in won.take(6).enumerate() {
+            for (i, start) in won.take(12).enumerate() {
                 let job = GameJob { index: i, spec_index: 0, seed: i as u64 };
                 let line = Playthrough::from_position(game.clone(), start);
                 let finished = perfect_game(line.clone(), &encoder, &table, &config, job);
-                // Varied moves keep the result, then best play converts it.
-                assert_eq!(finished.saved.winner, Some(side.index() as u8), "{start:?}");
+                if i % 2 == 0 {
+                    // Varied moves that keep the result, then best play converts it.
+                    assert_eq!(finished.saved.winner, Some(side.index() as u8), "{start:?}");
+                } else {
+                    // Any moves, then best play: the result is the table's where the straying ends.
+                    let mut opening = line.clone();
+                    for text in finished.saved.moves.iter().take(config.temperature_plies as usize) {
+                        opening.play_text(text).unwrap();
+                    }
+                    let winner = match opening.outcome() {
+                        Some(outcome) => outcome.winner,
+                        None => {
+                            let mover = game.to_move(opening.state());
+                            match table.probe(opening.state()).expect("a position of the table") {
+                                Verdict::Win { .. } => Some(mover),
+                                Verdict::Loss { .. } => Some(mover.opponent()),
+                                Verdict::Draw => None,
+                            }
+                        }
+                    };
+                    let winner = winner.map(|s| s.index() as u8);
+                    assert_eq!(finished.saved.winner, winner, "{start:?} after {:?}", opening.move_texts());
+                    strayed_results += usize::from(winner != Some(side.index() as u8));
+                }
                 assert_eq!(finished.saved.targets.len(), finished.saved.moves.len(), "every move a sample");
                 let mut replay = line;
                 for (target, text) in finished.saved.targets.iter().zip(&finished.saved.moves) {
@@ -193,5 +220,6 @@ mod tests {
             }
         }
         assert!(varied > 0, "the first plies stray from best play's choices");
+        assert!(strayed_results > 0, "any moves sometimes give the result away");
     }
 }
