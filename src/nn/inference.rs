@@ -418,6 +418,7 @@ mod tests {
         for (spec, path) in [
             ("sixteen-rebels", "checkpoints/sixteen-rebels"),
             ("imperial-contest", "checkpoints/imperial-contest"),
+            ("juroku-musashi:triangle=closed", "checkpoints/juroku-musashi"),
         ] {
             let game = AnyGame::from_spec(spec).expect("a known ruleset");
             crate::with_game!(&game, |g| check(g, path));
