@@ -26,7 +26,7 @@ use std::any::Any;
 use anyhow::bail;
 
 use super::replay::{Position, SavedGame};
-use super::tables::SpecTables;
+use super::tables::{SOLVED_RULESETS, SpecTables};
 use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough};
 use crate::tablebase::Verdict;
@@ -61,8 +61,7 @@ impl ExactValues {
         let tables = SpecTables::open(games, "replay.exact_values")?;
         if tables.is_empty() {
             bail!(
-                "replay.exact_values: no spec of the run is solved by a tablebase (`rebel-zero solve` solves \
-                 sixteen-rebels and juroku-musashi, not Murray's or Neeley's captures); remove the key"
+                "replay.exact_values: no spec of the run is solved by a tablebase ({SOLVED_RULESETS}); remove the key"
             );
         }
         Ok(ExactValues { tables, discount })

@@ -11,6 +11,10 @@ use crate::game::Game;
 use crate::game::hunt::HuntGame;
 use crate::tablebase::{Tablebase, default_table_path, table_present};
 
+/// What `rebel-zero solve` covers, for the errors of keys that need a table.
+pub const SOLVED_RULESETS: &str =
+    "`rebel-zero solve` solves sixteen-rebels and juroku-musashi, not Murray's or Neeley's captures";
+
 /// One table per spec the tables solve, `None` for the others; each file is read once per process.
 pub struct SpecTables {
     tables: Vec<Option<Arc<Tablebase>>>,

@@ -18,7 +18,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::config::{SelfPlayConfig, TeacherSpec};
 use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
-use super::tables::SpecTables;
+use super::tables::{SOLVED_RULESETS, SpecTables};
 use crate::agents::MctsSettings;
 use crate::agents::perfect::{best_moves, outcome_of, ranked_moves};
 use crate::game::hunt::HuntGame;
@@ -45,8 +45,7 @@ impl Teacher {
                 let tables = SpecTables::open(games, "bootstrap.teacher = \"perfect\"")?;
                 if let Some(unsolved) = tables.first_unsolved() {
                     bail!(
-                        "bootstrap.teacher = \"perfect\": no tablebase solves `{}` (`rebel-zero solve` solves \
-                         sixteen-rebels and juroku-musashi, not Murray's or Neeley's captures)",
+                        "bootstrap.teacher = \"perfect\": no tablebase solves `{}` ({SOLVED_RULESETS})",
                         games[unsolved].spec()
                     );
                 }
@@ -161,6 +160,13 @@ mod tests {
     use crate::game::hunt::{GENERAL, REBELS};
     use crate::tablebase::Verdict;
     use crate::tablebase::testing::{six_rebels, slots_of_six};
+
+    #[test]
+    fn the_perfect_teacher_needs_a_table_for_every_spec() {
+        let games = [crate::tablebase::testing::hunt("twenty-six-rebels")];
+        let err = Teacher::open(TeacherSpec::Perfect, &games).err().expect("no table solves it").to_string();
+        assert!(err.contains("no tablebase solves `twenty-six-rebels`"), "{err}");
+    }
 
     #[test]
     fn perfect_teacher_games_end_as_the_table_says_and_teach_best_plays_moves() {
