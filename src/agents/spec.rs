@@ -19,7 +19,7 @@ use crate::game::playout::RolloutPolicy;
 use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint};
 use crate::search::{RolloutEvaluator, SearchConfig};
 use crate::seed::derive_seed;
-use crate::tablebase::{Tablebase, default_table_path, table_present};
+use crate::tablebase::{CachedTable, cached_table};
 use crate::with_game;
 
 /// Every agent name with its keys, for help texts and error messages.
@@ -275,8 +275,7 @@ impl AgentSpec {
     /// MCTS at 2000 simulations.
     pub fn strongest_shipped(game: &AnyGame) -> AgentSpec {
         if let AnyGame::Hunt(hunt) = game
-            && Tablebase::check_supported(hunt).is_ok()
-            && table_present(hunt, &default_table_path(hunt))
+            && matches!(cached_table(hunt), CachedTable::Built(_))
         {
             return AgentSpec::Perfect { table: None };
         }

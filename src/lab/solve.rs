@@ -16,7 +16,7 @@ use crate::game::playout::RolloutPolicy;
 use crate::game::{AnyGame, Game};
 use crate::search::{Mcts, RolloutEvaluator, SearchConfig};
 use crate::seed::derive_seed;
-use crate::tablebase::{Tablebase, Verdict, default_table_path, table_present};
+use crate::tablebase::{CachedTable, Verdict, cached_table};
 use crate::with_game;
 
 /// Searches the start of `game` for at most `budget` simulations.
@@ -47,9 +47,10 @@ pub fn solve_start(variant: &str, game: &AnyGame, budget: u32, seed: u64) -> Sol
 /// present whole (`None` otherwise: the lab then falls back to the MCTS-solver and says so).
 fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)> {
     let AnyGame::Hunt(hunt) = game else { return None };
-    Tablebase::check_supported(hunt).ok()?;
-    let path = default_table_path(hunt);
-    table_present(hunt, &path).then_some((hunt, path))
+    match cached_table(hunt) {
+        CachedTable::Built(path) => Some((hunt, path)),
+        CachedTable::Unsolvable | CachedTable::Missing(_) => None,
+    }
 }
 
 /// Whether a tablebase file covers `game`'s rules (its rungs' games are then judged against it).

@@ -13,7 +13,7 @@ use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough, describe_outcome};
 use crate::nn::{NetEvaluator, NetGame};
 use crate::search::{Evaluations, Evaluator, LeafBatch};
-use crate::tablebase::{Tablebase, default_table_path, table_present};
+use crate::tablebase::{CachedTable, cached_table};
 
 /// A position and everything needed to draw it and play on from it.
 #[derive(Clone, Debug, Serialize)]
@@ -202,16 +202,16 @@ fn network_wdl<G: NetGame>(game: &G, line: &Playthrough<G>, checkpoint: &Path) -
 /// Each legal move's verdict from the table of `game`'s rules, `Ok(None)` for rules no table solves,
 /// and an error note when the table could solve them but has not been built.
 fn table_moves(game: &HuntGame, state: &<HuntGame as Game>::State) -> Result<Option<Vec<TableMove>>, String> {
-    if Tablebase::check_supported(game).is_err() {
-        return Ok(None);
-    }
-    let path = default_table_path(game);
-    if !table_present(game, &path) {
-        return Err(format!(
-            "no tablebase for these rules yet: `rebel-zero solve {}` builds it",
-            game.spec()
-        ));
-    }
+    let path = match cached_table(game) {
+        CachedTable::Unsolvable => return Ok(None),
+        CachedTable::Missing(_) => {
+            return Err(format!(
+                "no tablebase for these rules yet: `rebel-zero solve {}` builds it",
+                game.spec()
+            ));
+        }
+        CachedTable::Built(path) => path,
+    };
     let table = shared_table(game, &path).map_err(|e| e.to_string())?;
     let moves = table.move_verdicts(state);
     Ok(Some(

@@ -22,7 +22,10 @@ mod store;
 mod verify;
 
 pub use judge::{GroupTally, JudgedMove, Prospect, SideTally};
-pub use store::{TableFileError, check_writable, default_table_path, rules_key, shares_table, table_present};
+pub use store::{
+    CachedTable, TableFileError, cached_table, check_writable, default_table_path, rules_key, shares_table,
+    table_present,
+};
 pub use verify::{Inconsistency, SpotCheck, VerifyError};
 
 use std::time::Instant;

@@ -93,6 +93,29 @@ pub fn table_present(game: &HuntGame, path: &Path) -> bool {
     }
 }
 
+/// Where the table of a ruleset's rules stands in the cache ([`cached_table`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CachedTable {
+    /// No table solves these rules.
+    Unsolvable,
+    /// A table could solve them, but it is not built whole at this path (`rebel-zero solve` builds it).
+    Missing(PathBuf),
+    /// Built whole at this path.
+    Built(PathBuf),
+}
+
+/// Whether a table solves `game`'s rules, and if so whether it is built at its default path.
+pub fn cached_table(game: &HuntGame) -> CachedTable {
+    if Tablebase::check_supported(game).is_err() {
+        return CachedTable::Unsolvable;
+    }
+    let path = default_table_path(game);
+    match table_present(game, &path) {
+        true => CachedTable::Built(path),
+        false => CachedTable::Missing(path),
+    }
+}
+
 /// Whether `other`'s positions have the values of `game`'s: both solvable, with the same rules key.
 pub fn shares_table(game: &HuntGame, other: &HuntGame) -> bool {
     Tablebase::check_supported(other).is_ok() && rules_key(game) == rules_key(other)
@@ -249,4 +272,22 @@ pub(super) fn read_line(input: &mut impl Read) -> std::io::Result<String> {
         line.push(byte[0]);
     }
     Ok(String::from_utf8_lossy(&line).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tablebase::testing::hunt;
+
+    #[test]
+    fn a_ruleset_no_table_solves_has_none_and_a_solvable_one_its_default_path() {
+        assert_eq!(cached_table(&hunt("murray-rebels")), CachedTable::Unsolvable);
+        let game = hunt("sixteen-rebels");
+        match cached_table(&game) {
+            CachedTable::Built(path) | CachedTable::Missing(path) => {
+                assert_eq!(path, default_table_path(&game))
+            }
+            CachedTable::Unsolvable => panic!("sixteen-rebels is solvable"),
+        }
+    }
 }

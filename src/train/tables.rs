@@ -9,7 +9,7 @@ use anyhow::bail;
 use crate::agents::perfect::shared_table;
 use crate::game::Game;
 use crate::game::hunt::HuntGame;
-use crate::tablebase::{Tablebase, default_table_path, table_present};
+use crate::tablebase::{CachedTable, Tablebase, cached_table};
 
 /// What `rebel-zero solve` covers, for the errors of keys that need a table.
 pub const SOLVED_RULESETS: &str =
@@ -26,21 +26,20 @@ impl SpecTables {
     pub fn open<G: Game>(games: &[G], key: &str) -> anyhow::Result<SpecTables> {
         let mut tables = Vec::with_capacity(games.len());
         for game in games {
-            let hunt = (game as &dyn Any).downcast_ref::<HuntGame>();
-            let Some(hunt) = hunt.filter(|h| Tablebase::check_supported(h).is_ok()) else {
+            let Some(hunt) = (game as &dyn Any).downcast_ref::<HuntGame>() else {
                 tables.push(None);
                 continue;
             };
-            let path = default_table_path(hunt);
-            if !table_present(hunt, &path) {
-                bail!(
+            match cached_table(hunt) {
+                CachedTable::Unsolvable => tables.push(None),
+                CachedTable::Missing(path) => bail!(
                     "{key}: `{}` has no tablebase at {}; build it with `rebel-zero solve {}`",
                     hunt.spec(),
                     path.display(),
                     hunt.spec()
-                );
+                ),
+                CachedTable::Built(path) => tables.push(Some(shared_table(hunt, &path)?)),
             }
-            tables.push(Some(shared_table(hunt, &path)?));
         }
         Ok(SpecTables { tables })
     }
