@@ -36,7 +36,7 @@ pub fn play_batch<G: NetGame>(
     check_specs_extend(&saved, &config.run.specs)?;
     let generation = saved.meta.counters.generation;
     let teacher = (generation < config.bootstrap.generations)
-        .then(|| Teacher::open(config.bootstrap.teacher_spec().map_err(anyhow::Error::msg)?, games))
+        .then(|| Teacher::open(&config.bootstrap, games))
         .transpose()?;
     let net = InferenceNet::new(&saved.load_net(&burn::prelude::Device::flex())?);
     let jobs = (0..count)

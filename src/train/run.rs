@@ -108,9 +108,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             Start::Resume => resume(config, &games, shape, &dir, &mut replay)?,
         };
         let teacher = match counters.generation < config.bootstrap.generations {
-            true => {
-                Some(Teacher::open(config.bootstrap.teacher_spec().map_err(anyhow::Error::msg)?, &games)?)
-            }
+            true => Some(Teacher::open(&config.bootstrap, &games)?),
             false => None,
         };
         let exact = if config.replay.exact_values {

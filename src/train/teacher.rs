@@ -16,7 +16,7 @@ use anyhow::bail;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use super::config::{SelfPlayConfig, TeacherSpec};
+use super::config::{BootstrapConfig, SelfPlayConfig, TeacherSpec};
 use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
 use super::tables::{SOLVED_RULESETS, SpecTables};
 use crate::agents::MctsSettings;
@@ -37,9 +37,9 @@ pub enum Teacher {
 }
 
 impl Teacher {
-    /// The teacher `spec` names for `games`; `perfect` needs a built table for every spec.
-    pub fn open<G: Game>(spec: TeacherSpec, games: &[G]) -> anyhow::Result<Teacher> {
-        match spec {
+    /// The teacher `bootstrap.teacher` names for `games`; `perfect` needs a built table for every spec.
+    pub fn open<G: Game>(bootstrap: &BootstrapConfig, games: &[G]) -> anyhow::Result<Teacher> {
+        match bootstrap.teacher_spec().map_err(anyhow::Error::msg)? {
             TeacherSpec::Rollouts(settings) => Ok(Teacher::Rollouts(settings)),
             TeacherSpec::Perfect => {
                 let tables = SpecTables::open(games, "bootstrap.teacher = \"perfect\"")?;
@@ -164,7 +164,8 @@ mod tests {
     #[test]
     fn the_perfect_teacher_needs_a_table_for_every_spec() {
         let games = [crate::tablebase::testing::hunt("twenty-six-rebels")];
-        let err = Teacher::open(TeacherSpec::Perfect, &games).err().expect("no table solves it").to_string();
+        let bootstrap = BootstrapConfig { teacher: "perfect".to_string(), generations: 1 };
+        let err = Teacher::open(&bootstrap, &games).err().expect("no table solves it").to_string();
         assert!(err.contains("no tablebase solves `twenty-six-rebels`"), "{err}");
     }
 
