@@ -419,6 +419,7 @@ mod tests {
             ("sixteen-rebels", "checkpoints/sixteen-rebels"),
             ("imperial-contest", "checkpoints/imperial-contest"),
             ("juroku-musashi:triangle=closed", "checkpoints/juroku-musashi"),
+            ("squirm-chess", "checkpoints/chess"),
         ] {
             let game = AnyGame::from_spec(spec).expect("a known ruleset");
             crate::with_game!(&game, |g| check(g, path));
