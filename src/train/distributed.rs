@@ -35,9 +35,7 @@ pub fn play_batch<G: NetGame>(
     saved.check_game(&games[0])?;
     check_specs_extend(&saved, &config.run.specs)?;
     let generation = saved.meta.counters.generation;
-    let teacher = (generation < config.bootstrap.generations)
-        .then(|| Teacher::open(&config.bootstrap, games))
-        .transpose()?;
+    let teacher = Teacher::open(&config.bootstrap, generation, games)?;
     let net = InferenceNet::new(&saved.load_net(&burn::prelude::Device::flex())?);
     let jobs = (0..count)
         .map(|i| GameJob { index: i, spec_index: i % games.len(), seed: derive_seed(seed, i as u64) })

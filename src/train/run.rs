@@ -107,10 +107,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             }
             Start::Resume => resume(config, &games, shape, &dir, &mut replay)?,
         };
-        let teacher = match counters.generation < config.bootstrap.generations {
-            true => Some(Teacher::open(&config.bootstrap, &games)?),
-            false => None,
-        };
+        let teacher = Teacher::open(&config.bootstrap, counters.generation, &games)?;
         let exact = if config.replay.exact_values {
             Some(ExactValues::open(&games, config.replay.exact_discount)?)
         } else {

@@ -37,10 +37,18 @@ pub enum Teacher {
 }
 
 impl Teacher {
-    /// The teacher `bootstrap.teacher` names for `games`; `perfect` needs a built table for every spec.
-    pub fn open<G: Game>(bootstrap: &BootstrapConfig, games: &[G]) -> anyhow::Result<Teacher> {
-        match bootstrap.teacher_spec().map_err(anyhow::Error::msg)? {
-            TeacherSpec::Rollouts(settings) => Ok(Teacher::Rollouts(settings)),
+    /// The teacher `bootstrap.teacher` names for `games` when the run, `generations` played so far, is
+    /// still in its bootstrap generations (`None` after them); `perfect` needs a built table for every spec.
+    pub fn open<G: Game>(
+        bootstrap: &BootstrapConfig,
+        generations: u64,
+        games: &[G],
+    ) -> anyhow::Result<Option<Teacher>> {
+        if generations >= bootstrap.generations {
+            return Ok(None);
+        }
+        let teacher = match bootstrap.teacher_spec().map_err(anyhow::Error::msg)? {
+            TeacherSpec::Rollouts(settings) => Teacher::Rollouts(settings),
             TeacherSpec::Perfect => {
                 let tables = SpecTables::open(games, "bootstrap.teacher = \"perfect\"")?;
                 if let Some(unsolved) = tables.first_unsolved() {
@@ -49,9 +57,10 @@ impl Teacher {
                         games[unsolved].spec()
                     );
                 }
-                Ok(Teacher::Perfect(tables))
+                Teacher::Perfect(tables)
             }
-        }
+        };
+        Ok(Some(teacher))
     }
 }
 
@@ -165,7 +174,7 @@ mod tests {
     fn the_perfect_teacher_needs_a_table_for_every_spec() {
         let games = [crate::tablebase::testing::hunt("twenty-six-rebels")];
         let bootstrap = BootstrapConfig { teacher: "perfect".to_string(), generations: 1 };
-        let err = Teacher::open(&bootstrap, &games).err().expect("no table solves it").to_string();
+        let err = Teacher::open(&bootstrap, 0, &games).err().expect("no table solves it").to_string();
         assert!(err.contains("no tablebase solves `twenty-six-rebels`"), "{err}");
     }
 
