@@ -32,7 +32,8 @@ pub struct TrainConfig {
 pub struct RunConfig {
     /// The run's folder under `checkpoint_dir`.
     pub name: String,
-    /// Ruleset specs of one family; self-play games cycle through them, so one network learns them all.
+    /// Ruleset specs of one family; self-play games cycle through them, so one network learns them all
+    /// (a spec listed twice gets twice the games), and evaluations through the distinct ones.
     pub specs: Vec<String>,
     #[serde(default = "defaults::seed")]
     pub seed: u64,

@@ -246,8 +246,8 @@ fn self_play<G: NetGame>(
     finished
 }
 
-/// Plays the saved network against each baseline and (when configured) its predecessor; returns each
-/// opponent's name with the network's score against it.
+/// Plays the saved network against each baseline and (when configured) its predecessor on `game`'s
+/// spec; returns each match's name (`spec/opponent`) with the network's score in it.
 fn evaluate<G: NetGame>(
     config: &TrainConfig,
     game: &G,
@@ -259,9 +259,9 @@ fn evaluate<G: NetGame>(
     let net_agent = |path: &Path, opening: u32| AgentSpec::net(path, config.evaluation.simulations, opening);
     // Each match: a name, the network's agent and its opponent's.
     let mut matches: Vec<(String, AgentSpec, AgentSpec)> = Vec::new();
+    let tag = |name: &str| format!("{}/{}", game.spec(), name).replace([':', '=', ','], "_");
     for baseline in &config.evaluation.baselines {
-        let name = baseline.replace([':', '=', ','], "_");
-        matches.push((name, net_agent(saved, 0), AgentSpec::parse(baseline)?));
+        matches.push((tag(baseline), net_agent(saved, 0), AgentSpec::parse(baseline)?));
     }
     if config.evaluation.previous {
         // The generation saved just before this one: always kept, since at least two are.
@@ -270,7 +270,7 @@ fn evaluate<G: NetGame>(
             // Two networks at temperature 0 play the same two games over and over (seats alternating);
             // drawn openings make the match a sample of games.
             let opening = PREVIOUS_MATCH_OPENING;
-            matches.push(("previous".to_string(), net_agent(saved, opening), net_agent(&previous, opening)));
+            matches.push((tag("previous"), net_agent(saved, opening), net_agent(&previous, opening)));
         }
     }
     let mut scores = Vec::new();

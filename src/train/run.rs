@@ -168,14 +168,26 @@ impl<'a, G: NetGame> Run<'a, G> {
         self.record_metrics(&report);
         let every = self.config.evaluation.every;
         if every > 0 && report.generation.is_multiple_of(every) {
-            report.scores =
-                evaluate(self.config, &self.games[0], &saved, &self.dir, report.generation, show_progress)?;
+            let game = self.evaluation_game(report.generation / every);
+            report.scores = evaluate(self.config, game, &saved, &self.dir, report.generation, show_progress)?;
             let tags: Vec<(String, f64)> =
                 report.scores.iter().map(|(n, s)| (format!("eval/{n}"), *s)).collect();
             let values: Vec<(&str, f64)> = tags.iter().map(|(t, s)| (t.as_str(), *s)).collect();
             self.metrics.record(report.generation, &values);
         }
         Ok(report)
+    }
+
+    /// The spec the `evaluation`-th evaluation (from 1) plays: the run's distinct specs in turn, so
+    /// that each gets its own curve for the price of one spec's games.
+    fn evaluation_game(&self, evaluation: u64) -> &G {
+        let mut distinct: Vec<&G> = Vec::new();
+        for game in &self.games {
+            if !distinct.iter().any(|seen| seen.spec() == game.spec()) {
+                distinct.push(game);
+            }
+        }
+        distinct[(evaluation.saturating_sub(1) % distinct.len() as u64) as usize]
     }
 
     /// Self-play on the worker threads while the learner trains on the main thread, on the games
