@@ -49,7 +49,7 @@ fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)> {
     let AnyGame::Hunt(hunt) = game else { return None };
     match cached_table(hunt) {
         CachedTable::Built(path) => Some((hunt, path)),
-        CachedTable::Unsolvable | CachedTable::Missing(_) => None,
+        CachedTable::Unsolvable(_) | CachedTable::Missing(_) => None,
     }
 }
 

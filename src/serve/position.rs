@@ -203,7 +203,7 @@ fn network_wdl<G: NetGame>(game: &G, line: &Playthrough<G>, checkpoint: &Path) -
 /// and an error note when the table could solve them but has not been built.
 fn table_moves(game: &HuntGame, state: &<HuntGame as Game>::State) -> Result<Option<Vec<TableMove>>, String> {
     let path = match cached_table(game) {
-        CachedTable::Unsolvable => return Ok(None),
+        CachedTable::Unsolvable(_) => return Ok(None),
         CachedTable::Missing(_) => {
             return Err(format!(
                 "no tablebase for these rules yet: `rebel-zero solve {}` builds it",

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Level, Levels, Store, Tablebase, index, is_japanese, juroku};
+use super::{Level, Levels, Store, Tablebase, Unsupported, index, is_japanese, juroku};
 use crate::game::hunt::HuntGame;
 
 const MAGIC: &str = "rebel-zero tablebase";
@@ -96,8 +96,8 @@ pub fn table_present(game: &HuntGame, path: &Path) -> bool {
 /// Where the table of a ruleset's rules stands in the cache ([`cached_table`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CachedTable {
-    /// No table solves these rules.
-    Unsolvable,
+    /// No table solves these rules, for this reason.
+    Unsolvable(Unsupported),
     /// A table could solve them, but it is not built whole at this path (`rebel-zero solve` builds it).
     Missing(PathBuf),
     /// Built whole at this path.
@@ -106,8 +106,8 @@ pub enum CachedTable {
 
 /// Whether a table solves `game`'s rules, and if so whether it is built at its default path.
 pub fn cached_table(game: &HuntGame) -> CachedTable {
-    if Tablebase::check_supported(game).is_err() {
-        return CachedTable::Unsolvable;
+    if let Err(why) = Tablebase::check_supported(game) {
+        return CachedTable::Unsolvable(why);
     }
     let path = default_table_path(game);
     match table_present(game, &path) {
@@ -281,13 +281,16 @@ mod tests {
 
     #[test]
     fn a_ruleset_no_table_solves_has_none_and_a_solvable_one_its_default_path() {
-        assert_eq!(cached_table(&hunt("murray-rebels")), CachedTable::Unsolvable);
+        match cached_table(&hunt("murray-rebels")) {
+            CachedTable::Unsolvable(why) => assert!(why.reason.contains("custodial"), "{why}"),
+            other => panic!("murray-rebels has no table: {other:?}"),
+        }
         let game = hunt("sixteen-rebels");
         match cached_table(&game) {
             CachedTable::Built(path) | CachedTable::Missing(path) => {
                 assert_eq!(path, default_table_path(&game))
             }
-            CachedTable::Unsolvable => panic!("sixteen-rebels is solvable"),
+            CachedTable::Unsolvable(why) => panic!("sixteen-rebels is solvable: {why}"),
         }
     }
 }

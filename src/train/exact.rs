@@ -26,7 +26,7 @@ use std::any::Any;
 use anyhow::bail;
 
 use super::replay::{Position, SavedGame};
-use super::tables::{SOLVED_RULESETS, SpecTables};
+use super::tables::SpecTables;
 use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough};
 use crate::tablebase::Verdict;
@@ -59,9 +59,9 @@ impl ExactValues {
     /// keep their games' results. An error when no spec has a table: the key would do nothing.
     pub fn open<G: Game>(games: &[G], discount: f32) -> anyhow::Result<ExactValues> {
         let tables = SpecTables::open(games, "replay.exact_values")?;
-        if tables.is_empty() {
+        if let Some(reasons) = tables.none_solved() {
             bail!(
-                "replay.exact_values: no spec of the run is solved by a tablebase ({SOLVED_RULESETS}); remove the key"
+                "replay.exact_values: no spec of the run is solved by a tablebase ({reasons}); remove the key"
             );
         }
         Ok(ExactValues { tables, discount })
@@ -121,6 +121,7 @@ mod tests {
         let AnyGame::Chess(chess) = AnyGame::from_spec("chess").unwrap() else { unreachable!() };
         let err = ExactValues::open(&[chess], 1.0).err().expect("no table solves chess").to_string();
         assert!(err.contains("no spec of the run is solved"), "{err}");
+        assert!(err.contains("no tablebase for `chess`: only the hunt boards"), "{err}");
         assert!(ExactValues::open(&[hunt("twenty-six-rebels")], 1.0).is_err());
     }
 

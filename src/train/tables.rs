@@ -11,13 +11,10 @@ use crate::game::Game;
 use crate::game::hunt::HuntGame;
 use crate::tablebase::{CachedTable, Tablebase, cached_table};
 
-/// What `rebel-zero solve` covers, for the errors of keys that need a table.
-pub const SOLVED_RULESETS: &str =
-    "`rebel-zero solve` solves sixteen-rebels and juroku-musashi, not Murray's or Neeley's captures";
-
-/// One table per spec the tables solve, `None` for the others; each file is read once per process.
+/// One table per spec the tables solve, and for the others why not (for the errors of keys that need
+/// a table); each file is read once per process.
 pub struct SpecTables {
-    tables: Vec<Option<Arc<Tablebase>>>,
+    tables: Vec<Result<Arc<Tablebase>, String>>,
 }
 
 impl SpecTables {
@@ -27,18 +24,19 @@ impl SpecTables {
         let mut tables = Vec::with_capacity(games.len());
         for game in games {
             let Some(hunt) = (game as &dyn Any).downcast_ref::<HuntGame>() else {
-                tables.push(None);
+                let why = "only the hunt boards of sixteen-rebels and juroku-musashi are solved";
+                tables.push(Err(format!("no tablebase for `{}`: {why}", game.spec())));
                 continue;
             };
             match cached_table(hunt) {
-                CachedTable::Unsolvable => tables.push(None),
+                CachedTable::Unsolvable(why) => tables.push(Err(why.to_string())),
                 CachedTable::Missing(path) => bail!(
                     "{key}: `{}` has no tablebase at {}; build it with `rebel-zero solve {}`",
                     hunt.spec(),
                     path.display(),
                     hunt.spec()
                 ),
-                CachedTable::Built(path) => tables.push(Some(shared_table(hunt, &path)?)),
+                CachedTable::Built(path) => tables.push(Ok(shared_table(hunt, &path)?)),
             }
         }
         Ok(SpecTables { tables })
@@ -46,21 +44,25 @@ impl SpecTables {
 
     /// The table of the spec at `spec_index`, if one solves it.
     pub fn get(&self, spec_index: usize) -> Option<&Arc<Tablebase>> {
-        self.tables.get(spec_index).and_then(Option::as_ref)
+        self.tables.get(spec_index).and_then(|table| table.as_ref().ok())
     }
 
-    /// Whether no spec has a table.
-    pub fn is_empty(&self) -> bool {
-        self.tables.iter().all(Option::is_none)
+    /// Why no table solves the first spec that none solves (`None`: a table solves every spec).
+    pub fn first_unsolved(&self) -> Option<&str> {
+        self.tables.iter().find_map(|table| table.as_ref().err()).map(String::as_str)
     }
 
-    /// The index of the first spec no table solves.
-    pub fn first_unsolved(&self) -> Option<usize> {
-        self.tables.iter().position(Option::is_none)
+    /// Why no table solves any spec, one reason per spec (`None`: a table solves at least one).
+    pub fn none_solved(&self) -> Option<String> {
+        let reasons: Option<Vec<&str>> =
+            self.tables.iter().map(|t| t.as_ref().err().map(String::as_str)).collect();
+        reasons.map(|reasons| reasons.join("; "))
     }
 
     #[cfg(test)]
     pub fn of(tables: Vec<Option<Arc<Tablebase>>>) -> SpecTables {
+        let tables =
+            tables.into_iter().map(|t| t.ok_or_else(|| "no table in this test".to_string())).collect();
         SpecTables { tables }
     }
 }

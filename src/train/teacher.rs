@@ -18,7 +18,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::config::{BootstrapConfig, SelfPlayConfig, TeacherSpec};
 use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
-use super::tables::{SOLVED_RULESETS, SpecTables};
+use super::tables::SpecTables;
 use crate::agents::MctsSettings;
 use crate::agents::perfect::{best_moves, outcome_of, ranked_moves};
 use crate::game::hunt::HuntGame;
@@ -51,11 +51,8 @@ impl Teacher {
             TeacherSpec::Rollouts(settings) => Teacher::Rollouts(settings),
             TeacherSpec::Perfect => {
                 let tables = SpecTables::open(games, "bootstrap.teacher = \"perfect\"")?;
-                if let Some(unsolved) = tables.first_unsolved() {
-                    bail!(
-                        "bootstrap.teacher = \"perfect\": no tablebase solves `{}` ({SOLVED_RULESETS})",
-                        games[unsolved].spec()
-                    );
+                if let Some(why) = tables.first_unsolved() {
+                    bail!("bootstrap.teacher = \"perfect\": {why}");
                 }
                 Teacher::Perfect(tables)
             }
@@ -175,7 +172,7 @@ mod tests {
         let games = [crate::tablebase::testing::hunt("twenty-six-rebels")];
         let bootstrap = BootstrapConfig { teacher: "perfect".to_string(), generations: 1 };
         let err = Teacher::open(&bootstrap, 0, &games).err().expect("no table solves it").to_string();
-        assert!(err.contains("no tablebase solves `twenty-six-rebels`"), "{err}");
+        assert!(err.contains("no tablebase for `twenty-six-rebels`: only the Chinese board"), "{err}");
     }
 
     #[test]
