@@ -130,6 +130,10 @@ impl Verdict {
     }
 }
 
+/// The boards the tables solve: the reason for any other board, or game, having none.
+pub const SOLVED_BOARDS: &str =
+    "only the Chinese board (sixteen-rebels) and the Japanese board (juroku-musashi) are solved";
+
 /// Why a ruleset has no tablebase.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("no tablebase for `{spec}`: {reason}")]
@@ -264,7 +268,7 @@ impl Tablebase {
                 && r.general_wins_at.is_some();
             (!juroku).then_some("only juroku-musashi's own rules are solved on the Japanese board")
         } else if r.board != BoardKind::Chinese {
-            Some("only the Chinese board (sixteen-rebels) and the Japanese board (juroku-musashi) are solved")
+            Some(SOLVED_BOARDS)
         } else if r.custodial {
             Some("Murray's custodial capture is not solved (rebels_capture=custodial)")
         } else if r.leap != Leap::None {

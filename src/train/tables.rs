@@ -9,7 +9,7 @@ use anyhow::bail;
 use crate::agents::perfect::shared_table;
 use crate::game::Game;
 use crate::game::hunt::HuntGame;
-use crate::tablebase::{CachedTable, Tablebase, cached_table};
+use crate::tablebase::{CachedTable, SOLVED_BOARDS, Tablebase, Unsupported, cached_table};
 
 /// One table per spec the tables solve, and for the others why not (for the errors of keys that need
 /// a table); each file is read once per process.
@@ -24,8 +24,8 @@ impl SpecTables {
         let mut tables = Vec::with_capacity(games.len());
         for game in games {
             let Some(hunt) = (game as &dyn Any).downcast_ref::<HuntGame>() else {
-                let why = "only the hunt boards of sixteen-rebels and juroku-musashi are solved";
-                tables.push(Err(format!("no tablebase for `{}`: {why}", game.spec())));
+                let why = Unsupported { spec: game.spec().to_string(), reason: SOLVED_BOARDS };
+                tables.push(Err(why.to_string()));
                 continue;
             };
             match cached_table(hunt) {

@@ -71,10 +71,10 @@ fn the_smoke_config_trains_and_its_network_plays() {
     assert_eq!(generations, [1, 1, 2, 2], "a line per generation, and one for each one's evaluation");
     // Generation 1 trains nothing (its window is still empty), so it records no losses, not zeros.
     assert!(lines[0].get("loss/policy").is_none() && lines[0]["selfplay/draw_rate"].is_f64(), "{metrics}");
-    assert!(lines[2]["loss/policy"].is_f64() && lines[2].get("eval/sixteen-rebels/random").is_none());
     // The evaluations take the run's specs in turn, each with its own curve.
-    assert!(lines[1]["eval/sixteen-rebels/random"].is_f64(), "generation 1 plays the first spec: {metrics}");
     let second = "eval/sixteen-rebels_first_rebels/random";
+    assert!(lines[2]["loss/policy"].is_f64() && lines[2].get(second).is_none(), "evaluated after: {metrics}");
+    assert!(lines[1]["eval/sixteen-rebels/random"].is_f64(), "generation 1 plays the first spec: {metrics}");
     assert!(lines[3][second].is_f64() && lines[3].get("eval/sixteen-rebels/random").is_none(), "{metrics}");
     let events = std::fs::read_dir(run_dir.join("logs")).unwrap().flatten();
     assert!(events.into_iter().any(|e| e.file_name().to_string_lossy().contains("tfevents")));
