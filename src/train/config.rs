@@ -89,6 +89,11 @@ pub struct SelfPlayConfig {
     /// noise at the root (`temperature_plies`, `dirichlet_*` then do nothing): moves are sampled by
     /// Gumbel-top-k and sequential halving, and the sample's policy is the improved policy; 0: off.
     pub gumbel_actions: u32,
+    /// A side (`rebels`, `black`, …) that in half the games ([`super::selfplay::GameJob::explores`])
+    /// draws every move in proportion to visits, not only its first `temperature_plies`: the other side
+    /// meets the mistakes a weaker opponent makes and learns to punish them, where self-play between
+    /// equals would teach it only that every position is lost. Empty: off.
+    pub stray_side: String,
 }
 
 impl Default for SelfPlayConfig {
@@ -106,6 +111,7 @@ impl Default for SelfPlayConfig {
             dirichlet_share: 0.25,
             temperature_plies: 16,
             gumbel_actions: 0,
+            stray_side: String::new(),
         }
     }
 }

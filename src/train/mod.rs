@@ -132,6 +132,7 @@ fn train_family<G: NetGame>(
 ) -> anyhow::Result<TrainSummary> {
     let started = Instant::now();
     let cpu_started = process_cpu_seconds();
+    selfplay::check_stray_side(&games, &config.selfplay)?;
     let mut run = Run::open(config, games, start, incoming)?;
     if incoming.is_some() && run.counters.generation == 0 {
         // Self-play elsewhere needs a network to start from: the learner saves its first one.

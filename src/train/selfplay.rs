@@ -24,6 +24,16 @@ pub struct GameJob {
     pub seed: u64,
 }
 
+impl GameJob {
+    /// Whether this game is one of the half that explore (the perfect teacher's any-move openings, the
+    /// straying side's whole-game temperature). Drawn from the game's seed, not its index: the specs are
+    /// taken in turn, so with an even number of them the index's parity would pick the same specs in
+    /// every generation (and never the others).
+    pub fn explores(&self) -> bool {
+        derive_seed(self.seed, 0x0e7b) & 1 == 1
+    }
+}
+
 /// A finished self-play game.
 #[derive(Clone, Debug)]
 pub struct FinishedGame {
@@ -43,6 +53,8 @@ struct Slot<G: NetGame> {
     wanted: u32,
     done: u32,
     full: bool,
+    /// The side that draws every move in proportion to visits in this game (`selfplay.stray_side`).
+    stray: Option<Side>,
     /// Where this slot's leaves sit in the shared batch.
     leaves: std::ops::Range<usize>,
     samples: GameSamples,
@@ -184,6 +196,7 @@ fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot
         wanted: 0,
         done: 0,
         full: true,
+        stray: stray_side(game, config).filter(|_| job.explores()),
         leaves: 0..0,
         samples: GameSamples::default(),
     };
@@ -202,7 +215,8 @@ fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
 
 /// Picks and plays the searched move, recording a training sample after a full search.
 fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConfig, slot: &mut Slot<G>) {
-    let temperature = move_temperature(slot.line.plies(), config.temperature_plies, 0.0);
+    let mover = game.to_move(slot.line.state());
+    let temperature = self_play_temperature(config, slot.stray, mover, slot.line.plies());
     let output = slot.search.output(temperature, &mut slot.rng).expect("a game not over has a move");
     if slot.full {
         slot.samples.record(
@@ -215,6 +229,37 @@ fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConf
     slot.line.play(output.mv);
 }
 
+/// The temperature `mover`'s move at `plies` is drawn with: 1 (in proportion to visits) for the
+/// first `temperature_plies` and for the straying side throughout, else 0 (the most visited).
+fn self_play_temperature(config: &SelfPlayConfig, stray: Option<Side>, mover: Side, plies: u32) -> f32 {
+    match stray == Some(mover) {
+        true => 1.0,
+        false => move_temperature(plies, config.temperature_plies, 0.0),
+    }
+}
+
+/// The side `selfplay.stray_side` names in `game` (`None` when the key is empty or names no side:
+/// [`check_stray_side`] refuses the latter before a run starts).
+fn stray_side<G: NetGame>(game: &G, config: &SelfPlayConfig) -> Option<Side> {
+    game.side_names().iter().position(|&name| name == config.stray_side).map(Side::from_index)
+}
+
+/// Refuses a `selfplay.stray_side` that is not empty and names no side of one of `games`.
+pub fn check_stray_side<G: NetGame>(games: &[G], config: &SelfPlayConfig) -> anyhow::Result<()> {
+    if config.stray_side.is_empty() {
+        return Ok(());
+    }
+    match games.iter().find(|game| stray_side(*game, config).is_none()) {
+        Some(game) => anyhow::bail!(
+            "selfplay.stray_side = \"{}\": the sides of `{}` are {}",
+            config.stray_side,
+            game.spec(),
+            game.side_names().join(" and ")
+        ),
+        None => Ok(()),
+    }
+}
+
 /// A search's policy target as shares of the game's action indices.
 pub(super) fn action_shares<G: NetGame>(
     game: &G,
@@ -222,4 +267,63 @@ pub(super) fn action_shares<G: NetGame>(
     policy: &[(G::Move, f32)],
 ) -> Vec<(ActionIndex, f32)> {
     policy.iter().map(|&(mv, share)| (game.action_index(state, mv), share)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::hunt::{GENERAL, REBELS};
+
+    #[test]
+    fn half_the_games_explore_whatever_their_spec() {
+        // Six specs taken in turn, 96 games a generation (Juroku's run): every spec gets games of
+        // both kinds, about half of each.
+        let specs = 6;
+        let mut explored = vec![0usize; specs];
+        let games = 96 * 20;
+        for number in 0..games {
+            let job = GameJob {
+                index: number % 96,
+                spec_index: number % specs,
+                seed: derive_seed(1, number as u64),
+            };
+            explored[job.spec_index] += usize::from(job.explores());
+        }
+        let per_spec = games / specs;
+        for (spec, &count) in explored.iter().enumerate() {
+            assert!(
+                (per_spec * 2 / 5..=per_spec * 3 / 5).contains(&count),
+                "spec {spec}: {count} of {per_spec}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_straying_side_draws_every_move_and_the_other_only_its_first() {
+        let config = SelfPlayConfig { temperature_plies: 4, ..SelfPlayConfig::default() };
+        for plies in [0, 3] {
+            assert_eq!(self_play_temperature(&config, None, GENERAL, plies), 1.0);
+            assert_eq!(self_play_temperature(&config, Some(REBELS), GENERAL, plies), 1.0);
+        }
+        for plies in [4, 50, 299] {
+            assert_eq!(self_play_temperature(&config, None, REBELS, plies), 0.0);
+            assert_eq!(self_play_temperature(&config, Some(REBELS), GENERAL, plies), 0.0);
+            assert_eq!(self_play_temperature(&config, Some(REBELS), REBELS, plies), 1.0);
+        }
+    }
+
+    #[test]
+    fn a_stray_side_must_name_a_side_of_every_spec() {
+        let games = [crate::tablebase::testing::hunt("twenty-six-rebels")];
+        let config =
+            |side: &str| SelfPlayConfig { stray_side: side.to_string(), ..SelfPlayConfig::default() };
+        assert!(check_stray_side(&games, &config("")).is_ok());
+        assert!(check_stray_side(&games, &config("rebels")).is_ok());
+        let err = check_stray_side(&games, &config("black")).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "selfplay.stray_side = \"black\": the sides of `twenty-six-rebels` are general and rebels"
+        );
+        assert_eq!(stray_side(&games[0], &config("rebels")), Some(REBELS));
+    }
 }

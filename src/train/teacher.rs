@@ -124,9 +124,9 @@ fn rollout_game<G: NetGame>(
 /// A game of best play against itself. The target of each position shares its weight among the moves
 /// best play chooses among (the shortest win, else a draw, else the longest loss). For the first
 /// `temperature_plies` moves the teacher strays, so that the games, and the defences its winning side
-/// learns to beat, differ: in even-numbered games it plays any move that keeps its result (any win,
-/// not only the shortest; when lost, any move), in odd-numbered ones any move at all, so that the
-/// games also reach the positions a mistake leaves (a draw the Rebels let go, which the General must
+/// learns to beat, differ: in half the games it plays any move that keeps its result (any win, not
+/// only the shortest; when lost, any move), in the other half ([`GameJob::explores`]) any move at
+/// all, so that the games also reach the positions a mistake leaves (a draw the Rebels let go, which the General must
 /// then hold: the first teacher kept every result, and its network's General lost such draws to
 /// rollout Rebels). Then the moves best play chooses among, drawn by lot.
 fn perfect_game(
@@ -148,7 +148,7 @@ fn perfect_game(
             samples.record(game, encoder, &line, action_shares(game, line.state(), &policy));
         }
         let choices = match line.plies() < config.temperature_plies {
-            true if job.index % 2 == 1 => ranked.iter().map(|&(_, m)| m).collect(),
+            true if job.explores() => ranked.iter().map(|&(_, m)| m).collect(),
             true => {
                 let outcome = ranked.iter().map(|&(p, _)| outcome_of(p)).max().expect("a legal move");
                 ranked.iter().filter(|&&(p, _)| outcome_of(p) == outcome).map(|&(_, m)| m).collect()
@@ -191,7 +191,7 @@ mod tests {
                 let job = GameJob { index: i, spec_index: 0, seed: i as u64 };
                 let line = Playthrough::from_position(game.clone(), start);
                 let finished = perfect_game(line.clone(), &encoder, &table, &config, job);
-                if i % 2 == 0 {
+                if !job.explores() {
                     // Varied moves that keep the result, then best play converts it.
                     assert_eq!(finished.saved.winner, Some(side.index() as u8), "{start:?}");
                 } else {
