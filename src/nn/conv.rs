@@ -63,7 +63,7 @@ impl Neighbours {
 }
 
 /// Whether the register-blocked kernels serve `outputs` output channels here.
-fn fast(outputs: usize) -> bool {
+pub(super) fn fast(outputs: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         outputs.is_multiple_of(16) && std::arch::is_x86_feature_detected!("avx512f")
@@ -158,7 +158,7 @@ pub fn transposed_weights(weights: &[f32], inputs: usize, outputs: usize) -> Vec
 // them in registers; iterator forms say the same less plainly.
 #[cfg(target_arch = "x86_64")]
 #[allow(clippy::needless_range_loop)]
-mod avx512 {
+pub(super) mod avx512 {
     use std::arch::x86_64::*;
 
     use super::Neighbours;
@@ -228,6 +228,105 @@ mod avx512 {
                 }
             }
             o += if wide { 32 } else { 16 };
+        }
+    }
+
+    /// Output rows per block of [`products`]: 13 rows × 2 vectors of accumulators, 2 of weights and
+    /// one broadcast fill 29 of the 32 registers (5 × 5 Winograd tiles are two blocks, not three).
+    pub const PRODUCT_BLOCK: usize = 13;
+
+    /// `product[·, e] = lhs[·, e] · weights[e]` for each of `E` matrices interleaved row by row:
+    /// row `r` of matrix `e` is row `r · E + e` of `lhs` (`K` values) and of `product` (`outputs`
+    /// values), and `weights[e]` is `[K × outputs]`, each `e`'s after the last. With `K` and `E` known,
+    /// each row of a block is a constant offset from the first (thirteen row pointers would not fit
+    /// the general registers); a short last block reads up to [`PRODUCT_BLOCK`] rows of each matrix
+    /// past its end, which `lhs` must hold, and stores only its own.
+    ///
+    /// # Safety
+    /// AVX-512F must be present and `outputs` a multiple of 16.
+    #[target_feature(enable = "avx512f")]
+    pub unsafe fn products<const K: usize, const E: usize>(
+        lhs: &[f32],
+        weights: &[f32],
+        product: &mut [f32],
+        rows: usize,
+        outputs: usize,
+    ) {
+        const B: usize = PRODUCT_BLOCK;
+        assert!(lhs.len() >= (rows + B) * E * K && weights.len() >= E * K * outputs);
+        assert!(product.len() >= rows * E * outputs && outputs.is_multiple_of(16) && rows > 0);
+        let blocks = rows.div_ceil(B);
+        for e in 0..E {
+            let weights = &weights[e * K * outputs..];
+            let mut o = 0;
+            while o < outputs {
+                let wide = outputs - o >= 32;
+                // Blocks of near-equal size.
+                for b in 0..blocks {
+                    let (start, end) = (b * rows / blocks, (b + 1) * rows / blocks);
+                    // SAFETY: every row read lies in `lhs`, every row stored in `product` (asserted
+                    // above); AVX-512F is the caller's.
+                    unsafe {
+                        let x = lhs.as_ptr().add((start * E + e) * K);
+                        let w = weights.as_ptr().add(o);
+                        let y = product.as_mut_ptr().add((start * E + e) * outputs + o);
+                        let stride = E * outputs;
+                        if wide {
+                            let mut acc = [[_mm512_setzero_ps(); 2]; B];
+                            multiply_strided::<B, 2, K, E>(&mut acc, x, w, outputs);
+                            store_strided::<B, 2>(&acc, y, stride, end - start);
+                        } else {
+                            let mut acc = [[_mm512_setzero_ps(); 1]; B];
+                            multiply_strided::<B, 1, K, E>(&mut acc, x, w, outputs);
+                            store_strided::<B, 1>(&acc, y, stride, end - start);
+                        }
+                    }
+                }
+                o += if wide { 32 } else { 16 };
+            }
+        }
+    }
+
+    /// `acc[r] += Σ_c x[r · E · K + c] · weights[c · outputs ..][0..16 V]`.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn multiply_strided<const B: usize, const V: usize, const K: usize, const E: usize>(
+        acc: &mut [[__m512; V]; B],
+        x: *const f32,
+        weights: *const f32,
+        outputs: usize,
+    ) {
+        for c in 0..K {
+            // SAFETY: `x` reads B rows of K values and `weights` K rows (the caller's contract).
+            unsafe {
+                let mut w = [_mm512_setzero_ps(); V];
+                for (v, w) in w.iter_mut().enumerate() {
+                    *w = _mm512_loadu_ps(weights.add(c * outputs + 16 * v));
+                }
+                for r in 0..B {
+                    let x = _mm512_set1_ps(*x.add(r * E * K + c));
+                    for v in 0..V {
+                        acc[r][v] = _mm512_fmadd_ps(x, w[v], acc[r][v]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stores the first `n` rows of `acc` at `y`, `stride` values apart.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn store_strided<const B: usize, const V: usize>(
+        acc: &[[__m512; V]; B],
+        y: *mut f32,
+        stride: usize,
+        n: usize,
+    ) {
+        for r in 0..n.min(B) {
+            for v in 0..V {
+                // SAFETY: the row lies in the product (the caller's contract).
+                unsafe { _mm512_storeu_ps(y.add(r * stride + 16 * v), acc[r][v]) };
+            }
         }
     }
 

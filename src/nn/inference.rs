@@ -21,9 +21,9 @@ use burn::nn::{BatchNorm, Linear};
 use burn::prelude::*;
 use rayon::prelude::*;
 
-use super::conv::{self, Neighbours};
-use super::kernels::{View, grow, matmul, planes_to_rows, relu, vectorised};
+use super::kernels::{View, grow, grow_aligned, matmul, planes_to_rows, relu, vectorised};
 use super::model::{ConvNorm, NetShape, PolicyValueNet};
+use super::winograd::{self, Board};
 
 /// Rows (cells of a tile's positions) that a tile aims at: enough positions for the convolution
 /// kernels' blocks of 12, few enough that a tile's activations stay in a core's L2 cache.
@@ -47,6 +47,8 @@ struct Affine {
     outputs: usize,
     weights: Vec<f32>,
     bias: Vec<f32>,
+    /// A 3 × 3 convolution's weights for Winograd's products (`None` for 1 × 1 and dense layers).
+    winograd: Option<winograd::Weights>,
 }
 
 impl Affine {
@@ -81,14 +83,15 @@ impl Affine {
                 }
             }
         }
-        Affine { kernel, inputs, outputs, weights, bias }
+        let winograd = (kernel == 3).then(|| winograd::Weights::new(&weights, inputs, outputs));
+        Affine { kernel, inputs, outputs, weights, bias, winograd }
     }
 
     /// A fully connected layer; burn stores its weight `[inputs, outputs]` already.
     fn linear(linear: &Linear) -> Affine {
         let [inputs, outputs] = linear.weight.dims();
         let bias = linear.bias.as_ref().map_or_else(|| vec![0.0; outputs], |b| to_vec(b.val()));
-        Affine { kernel: 1, inputs, outputs, weights: to_vec(linear.weight.val()), bias }
+        Affine { kernel: 1, inputs, outputs, weights: to_vec(linear.weight.val()), bias, winograd: None }
     }
 
     /// `out[rows × outputs] = lhs[rows × k²·inputs] · weights + bias (+ out, when `accumulate`)`.
@@ -111,12 +114,12 @@ impl Affine {
         &self,
         x: &[f32],
         positions: usize,
-        neighbours: &Neighbours,
+        board: &Board,
         out: &mut [f32],
         accumulate: bool,
-        scratch: &mut Vec<f32>,
+        scratch: &mut winograd::Scratch,
     ) {
-        let rows = positions * neighbours.cells;
+        let rows = positions * board.neighbours.cells;
         for row in out[..rows * self.outputs].chunks_exact_mut(self.outputs) {
             if accumulate {
                 row.iter_mut().zip(&self.bias).for_each(|(y, b)| *y += b);
@@ -124,7 +127,8 @@ impl Affine {
                 row.copy_from_slice(&self.bias);
             }
         }
-        conv::forward(out, x, positions, neighbours, self.inputs, &self.weights, self.outputs, true, scratch);
+        let weights = self.winograd.as_ref().expect("a 3 × 3 convolution");
+        winograd::forward(out, x, positions, board, weights, true, scratch);
     }
 }
 
@@ -147,7 +151,7 @@ enum PolicyLayers {
 #[derive(Clone, Debug)]
 pub struct InferenceNet {
     shape: NetShape,
-    neighbours: Neighbours,
+    board: Board,
     stem: Affine,
     tower: Vec<[Affine; 2]>,
     policy: PolicyLayers,
@@ -161,8 +165,8 @@ pub struct InferenceNet {
 struct Scratch {
     /// The stem's input as channels-last rows.
     columns: Vec<f32>,
-    /// The convolutions' im2col buffer where they fall back to `gemm`.
-    fallback: Vec<f32>,
+    /// The convolutions' transformed tiles (and im2col buffer where they fall back to `gemm`).
+    winograd: winograd::Scratch,
     trunk: Vec<f32>,
     inner: Vec<f32>,
     value_cells: Vec<f32>,
@@ -202,7 +206,7 @@ impl InferenceNet {
         };
         InferenceNet {
             shape,
-            neighbours: Neighbours::new(shape.grid),
+            board: Board::new(shape.grid),
             stem: conv_norm(&net.stem),
             tower: net
                 .tower
@@ -248,50 +252,49 @@ impl InferenceNet {
         wdl: &mut [f32],
         s: &mut Scratch,
     ) {
-        let cells = self.neighbours.cells;
+        let cells = self.board.neighbours.cells;
         let rows = positions * cells;
         let channels = self.shape.tower.channels;
         let planes = self.shape.planes;
         let widest = self.widest_layer();
-        grow(&mut s.columns, rows * widest);
-        grow(&mut s.trunk, rows * channels);
-        grow(&mut s.inner, rows * widest);
-        let neighbours = &self.neighbours;
+        let Scratch { columns, trunk, inner, winograd, value_cells, value_hidden } = s;
+        let columns = grow_aligned(columns, rows * widest);
+        let trunk = grow_aligned(trunk, rows * channels);
+        let inner = grow_aligned(inner, rows * widest);
+        let board = &self.board;
 
         // Stem, from the encoder's channels-first planes.
-        planes_to_rows(input, cells, planes, &mut s.columns[..rows * planes]);
-        let mut fallback = std::mem::take(&mut s.fallback);
-        self.stem.convolve(&s.columns, positions, neighbours, &mut s.trunk, false, &mut fallback);
-        relu(&mut s.trunk[..rows * channels]);
+        planes_to_rows(input, cells, planes, &mut columns[..rows * planes]);
+        self.stem.convolve(columns, positions, board, trunk, false, winograd);
+        relu(&mut trunk[..rows * channels]);
 
         for [first, second] in &self.tower {
-            first.convolve(&s.trunk, positions, neighbours, &mut s.inner, false, &mut fallback);
-            relu(&mut s.inner[..rows * channels]);
-            second.convolve(&s.inner, positions, neighbours, &mut s.trunk, true, &mut fallback); // adds the skip
-            relu(&mut s.trunk[..rows * channels]);
+            first.convolve(trunk, positions, board, inner, false, winograd);
+            relu(&mut inner[..rows * channels]);
+            second.convolve(inner, positions, board, trunk, true, winograd); // adds the skip
+            relu(&mut trunk[..rows * channels]);
         }
 
         match &self.policy {
             PolicyLayers::Dense { conv, out } => {
-                conv.apply(&s.trunk, rows, &mut s.inner, false);
-                relu(&mut s.inner[..rows * conv.outputs]);
-                out.apply(&s.inner, positions, policy, false);
+                conv.apply(trunk, rows, inner, false);
+                relu(&mut inner[..rows * conv.outputs]);
+                out.apply(inner, positions, policy, false);
             }
             PolicyLayers::PerCell { conv, cells } => {
-                conv.convolve(&s.trunk, positions, neighbours, &mut s.inner, false, &mut fallback);
-                relu(&mut s.inner[..rows * channels]);
-                cells.apply(&s.inner, rows, policy, false);
+                conv.convolve(trunk, positions, board, inner, false, winograd);
+                relu(&mut inner[..rows * channels]);
+                cells.apply(inner, rows, policy, false);
             }
         }
-        s.fallback = fallback;
 
-        grow(&mut s.value_cells, rows);
-        grow(&mut s.value_hidden, positions * self.value_hidden.outputs);
-        self.value_conv.apply(&s.trunk, rows, &mut s.value_cells, false);
-        relu(&mut s.value_cells[..rows]);
-        self.value_hidden.apply(&s.value_cells, positions, &mut s.value_hidden, false);
-        relu(&mut s.value_hidden[..positions * self.value_hidden.outputs]);
-        self.value_out.apply(&s.value_hidden, positions, wdl, false);
+        grow(value_cells, rows);
+        grow(value_hidden, positions * self.value_hidden.outputs);
+        self.value_conv.apply(trunk, rows, value_cells, false);
+        relu(&mut value_cells[..rows]);
+        self.value_hidden.apply(value_cells, positions, value_hidden, false);
+        relu(&mut value_hidden[..positions * self.value_hidden.outputs]);
+        self.value_out.apply(value_hidden, positions, wdl, false);
         for row in wdl.chunks_exact_mut(3) {
             let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             row.iter_mut().for_each(|v| *v = (*v - max).exp());

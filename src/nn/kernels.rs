@@ -224,8 +224,25 @@ pub fn grow(buffer: &mut Vec<f32>, len: usize) {
     }
 }
 
+/// Grows `buffer` to hold `len` elements from a cache-line (64-byte) boundary, and returns them: a
+/// 16-lane load or store that straddles two lines costs two.
+pub fn grow_aligned(buffer: &mut Vec<f32>, len: usize) -> &mut [f32] {
+    grow(buffer, len + 15);
+    let skip = buffer.as_ptr().align_offset(64).min(15);
+    &mut buffer[skip..skip + len]
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn aligned_buffers_start_on_a_cache_line() {
+        let mut buffer = Vec::new();
+        for len in [1, 100, 5000] {
+            let slice = super::grow_aligned(&mut buffer, len);
+            assert_eq!((slice.len(), slice.as_ptr() as usize % 64), (len, 0));
+        }
+    }
+
     #[test]
     fn exp_is_within_two_ulps_of_the_c_library() {
         let mut worst = 0.0f64;

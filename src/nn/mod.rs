@@ -14,6 +14,7 @@ pub mod inference;
 mod kernels;
 pub mod model;
 pub mod symmetry;
+mod winograd;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use encode::{Encoder, chess::ChessEncoder, hunt::HuntEncoder, imperial::ImperialEncoder};
