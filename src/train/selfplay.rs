@@ -244,10 +244,17 @@ fn stray_side<G: NetGame>(game: &G, config: &SelfPlayConfig) -> Option<Side> {
     game.side_names().iter().position(|&name| name == config.stray_side).map(Side::from_index)
 }
 
-/// Refuses a `selfplay.stray_side` that is not empty and names no side of one of `games`.
+/// Refuses a `selfplay.stray_side` that is not empty and names no side of one of `games`, or that
+/// comes with the Gumbel root, whose moves take no temperature.
 pub fn check_stray_side<G: NetGame>(games: &[G], config: &SelfPlayConfig) -> anyhow::Result<()> {
     if config.stray_side.is_empty() {
         return Ok(());
+    }
+    if config.gumbel_actions > 0 {
+        anyhow::bail!(
+            "selfplay.stray_side works through the move temperature, which the Gumbel root \
+             (selfplay.gumbel_actions > 0) does not use: set one of the two"
+        );
     }
     match games.iter().find(|game| stray_side(*game, config).is_none()) {
         Some(game) => anyhow::bail!(
@@ -325,5 +332,8 @@ mod tests {
             "selfplay.stray_side = \"black\": the sides of `twenty-six-rebels` are general and rebels"
         );
         assert_eq!(stray_side(&games[0], &config("rebels")), Some(REBELS));
+        let gumbel = SelfPlayConfig { gumbel_actions: 8, ..config("rebels") };
+        let err = check_stray_side(&games, &gumbel).unwrap_err().to_string();
+        assert!(err.contains("gumbel_actions"), "{err}");
     }
 }
