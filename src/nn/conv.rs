@@ -269,16 +269,15 @@ pub(super) mod avx512 {
                     unsafe {
                         let x = lhs.as_ptr().add((start * E + e) * K);
                         let w = weights.as_ptr().add(o);
-                        let y = product.as_mut_ptr().add((start * E + e) * outputs + o);
-                        let stride = E * outputs;
+                        let rows: [usize; B] = std::array::from_fn(|r| (start + r) * E + e);
                         if wide {
                             let mut acc = [[_mm512_setzero_ps(); 2]; B];
                             multiply_strided::<B, 2, K, E>(&mut acc, x, w, outputs);
-                            store_strided::<B, 2>(&acc, y, stride, end - start);
+                            store::<B, 2>(&acc, product, &rows, outputs, o, end - start);
                         } else {
                             let mut acc = [[_mm512_setzero_ps(); 1]; B];
                             multiply_strided::<B, 1, K, E>(&mut acc, x, w, outputs);
-                            store_strided::<B, 1>(&acc, y, stride, end - start);
+                            store::<B, 1>(&acc, product, &rows, outputs, o, end - start);
                         }
                     }
                 }
@@ -309,23 +308,6 @@ pub(super) mod avx512 {
                         acc[r][v] = _mm512_fmadd_ps(x, w[v], acc[r][v]);
                     }
                 }
-            }
-        }
-    }
-
-    /// Stores the first `n` rows of `acc` at `y`, `stride` values apart.
-    #[target_feature(enable = "avx512f")]
-    #[inline]
-    unsafe fn store_strided<const B: usize, const V: usize>(
-        acc: &[[__m512; V]; B],
-        y: *mut f32,
-        stride: usize,
-        n: usize,
-    ) {
-        for r in 0..n.min(B) {
-            for v in 0..V {
-                // SAFETY: the row lies in the product (the caller's contract).
-                unsafe { _mm512_storeu_ps(y.add(r * stride + 16 * v), acc[r][v]) };
             }
         }
     }

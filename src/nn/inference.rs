@@ -128,7 +128,7 @@ impl Affine {
             }
         }
         let weights = self.winograd.as_ref().expect("a 3 × 3 convolution");
-        winograd::forward(out, x, positions, board, weights, true, scratch);
+        winograd::forward(out, x, positions, board, &self.weights, weights, true, scratch);
     }
 }
 

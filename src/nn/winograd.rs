@@ -17,14 +17,13 @@ use super::kernels::grow_aligned;
 /// The elements of a tile in the transformed domain (4 × 4).
 const ELEMENTS: usize = 16;
 
-/// A convolution's weights transformed once (`U = G g Gᵀ` per input–output pair), with the direct
-/// weights kept for the fallback: `transformed` is `[16][inputs][outputs]`.
+/// A convolution's weights transformed once (`U = G g Gᵀ` per input–output pair): `transformed` is
+/// `[16][inputs][outputs]`. The direct weights stay with the caller, for the direct path.
 #[derive(Clone, Debug)]
 pub struct Weights {
     inputs: usize,
     outputs: usize,
     transformed: Vec<f32>,
-    direct: Vec<f32>,
 }
 
 impl Weights {
@@ -47,7 +46,7 @@ impl Weights {
                 }
             }
         }
-        Weights { inputs, outputs, transformed, direct: direct.to_vec() }
+        Weights { inputs, outputs, transformed }
     }
 }
 
@@ -108,12 +107,15 @@ impl Board {
 const MOST_POSITIONS: usize = 2;
 
 /// `out[rows × outputs] (+)= conv(input)` for `positions` positions, as [`conv::forward`] computes it:
-/// by Winograd's products for a few positions (see [`MOST_POSITIONS`]), else directly.
+/// by Winograd's products for a few positions (see [`MOST_POSITIONS`]), else directly with `direct`,
+/// the weights `weights` were made from.
+#[allow(clippy::too_many_arguments)]
 pub fn forward(
     out: &mut [f32],
     input: &[f32],
     positions: usize,
     board: &Board,
+    direct: &[f32],
     weights: &Weights,
     accumulate: bool,
     scratch: &mut Scratch,
@@ -121,8 +123,7 @@ pub fn forward(
     if positions <= MOST_POSITIONS && by_tiles_serves(weights) {
         by_tiles(out, input, positions, board, weights, accumulate, scratch);
     } else {
-        let (inputs, outputs) = (weights.inputs, weights.outputs);
-        let (direct, fallback) = (&weights.direct, &mut scratch.fallback);
+        let (inputs, outputs, fallback) = (weights.inputs, weights.outputs, &mut scratch.fallback);
         conv::forward(
             out,
             input,
@@ -336,7 +337,7 @@ mod tests {
                         &mut fallback,
                     );
                     let mut got = values(rows * outputs, 3);
-                    forward(&mut got, &input, positions, &board, &weights, accumulate, &mut scratch);
+                    forward(&mut got, &input, positions, &board, &direct, &weights, accumulate, &mut scratch);
                     close(&got, &expected, &format!("{grid:?} {inputs}→{outputs} × {positions}"));
                     if by_tiles_serves(&weights) {
                         // Past MOST_POSITIONS too, where several tiles' rows fill each block.

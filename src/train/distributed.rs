@@ -34,7 +34,6 @@ pub fn play_batch<G: NetGame>(
     let saved = Checkpoint::open(checkpoint)?;
     saved.check_game(&games[0])?;
     check_specs_extend(&saved, &config.run.specs)?;
-    super::selfplay::check_stray_side(games, &config.selfplay)?;
     let generation = saved.meta.counters.generation;
     let teacher = Teacher::open(&config.bootstrap, generation, games)?;
     let net = InferenceNet::new(&saved.load_net(&burn::prelude::Device::flex())?);

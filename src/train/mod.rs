@@ -63,7 +63,8 @@ fn run_games(config: &TrainConfig) -> anyhow::Result<Vec<AnyGame>> {
         .collect()
 }
 
-/// Runs `$body` with `$games` bound to the run's games of one family (`Vec<HuntGame>`, …).
+/// Runs `$body` with `$games` bound to the run's games of one family (`Vec<HuntGame>`, …), once
+/// `selfplay.stray_side` is checked against them.
 macro_rules! with_family {
     ($config:expr, |$games:ident| $body:expr) => {{
         let all = run_games($config)?;
@@ -79,6 +80,7 @@ macro_rules! with_family {
                         ),
                     })
                     .collect::<anyhow::Result<_>>()?;
+                selfplay::check_stray_side(&$games, &$config.selfplay)?;
                 $body
             }};
         }
@@ -132,7 +134,6 @@ fn train_family<G: NetGame>(
 ) -> anyhow::Result<TrainSummary> {
     let started = Instant::now();
     let cpu_started = process_cpu_seconds();
-    selfplay::check_stray_side(&games, &config.selfplay)?;
     let mut run = Run::open(config, games, start, incoming)?;
     if incoming.is_some() && run.counters.generation == 0 {
         // Self-play elsewhere needs a network to start from: the learner saves its first one.
