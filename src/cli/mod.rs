@@ -78,7 +78,7 @@ enum Command {
     Balance(balance::BalanceArgs),
     /// Play, analyse and replay games in the browser: a local web server (http://127.0.0.1:8080).
     Serve(serve::ServeArgs),
-    /// Solve sixteen-rebels exactly (retrograde analysis) and print a position's value and its moves'.
+    /// Solve sixteen-rebels or juroku-musashi exactly (retrograde analysis) and print a position's value and its moves'.
     Solve(solve::SolveArgs),
     /// Write a shell completion script to stdout (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },

@@ -409,7 +409,8 @@ fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: 
             .map(|j| {
                 let text = &record.moves[j.ply as usize - 1];
                 let (before, after) = (prospect(j.before), prospect(j.after));
-                format!("{}. {} {text}: {before} → {after}", j.ply, names[j.mover.index()])
+                let cap = if j.against_the_cap { " (against the cap)" } else { "" };
+                format!("{}. {} {text}: {before} → {after}{cap}", j.ply, names[j.mover.index()])
             })
             .collect();
         let result = record
@@ -425,25 +426,23 @@ fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: 
     println!(
         "which it had a forced win at some point and how many of those it won; its moves made with a win in"
     );
-    println!("hand and how many let the win go; and how many drawn positions it lost.\n");
+    println!(
+        "hand and how many let the win go; and how many drawn positions it lost. In brackets, the mistakes"
+    );
+    println!("only against the draw cap: without it the move kept the result (a loss was one already, a win");
+    println!("is still one), but the distance it chose runs past the plies the cap leaves.\n");
     println!(
         "| games | of | General had a win | won | wins let go / moves | draws lost | Rebels had a win | won | wins let go / moves | draws lost |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-    for GroupTally { group, games, sides: [g, r] } in &groups {
-        println!(
-            "| {group} | {games} | {} | {} | {} / {} | {} | {} | {} | {} / {} | {} |",
-            g.games_with_a_win,
-            g.won_of_those,
-            g.wins_let_go,
-            g.winning_moves,
-            g.draws_lost,
-            r.games_with_a_win,
-            r.won_of_those,
-            r.wins_let_go,
-            r.winning_moves,
-            r.draws_lost
-        );
+    for GroupTally { group, games, sides } in &groups {
+        let [g, r] = sides.map(|t| {
+            let let_go =
+                format!("{} ({}) / {}", t.wins_let_go, t.wins_let_go_against_the_cap, t.winning_moves);
+            let lost = format!("{} ({})", t.draws_lost, t.draws_lost_against_the_cap);
+            format!("{} | {} | {let_go} | {lost}", t.games_with_a_win, t.won_of_those)
+        });
+        println!("| {group} | {games} | {g} | {r} |");
     }
 }
 

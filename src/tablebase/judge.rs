@@ -33,6 +33,10 @@ pub struct JudgedMove {
     /// What the mover could force before the move, and what he could force after it.
     pub before: Prospect,
     pub after: Prospect,
+    /// Whether, without the draw cap, the move would have kept what the mover could force (a loss was
+    /// a loss already, a win is still a win): a mistake only against the cap, which left too few plies
+    /// for the distance the move chose. Such a draw is one only a count of plies could have kept.
+    pub against_the_cap: bool,
 }
 
 impl JudgedMove {
@@ -61,12 +65,16 @@ impl Tablebase {
             let plies_left = max_plies.saturating_sub(ply - 1);
             let Some(before) = self.probe(s) else { break };
             let last = ply == line.plies();
-            let after = match (next.result, line.outcome()) {
-                (Some(o), _) if o.winner == Some(s.to_move) => Prospect::Win,
-                (Some(o), _) if o.winner.is_some() => Prospect::Loss,
-                (None, Some(o)) if last && o.winner.is_none() => Prospect::Draw,
+            // What the move left the mover, with the cap and without it.
+            let (after, after_uncapped) = match (next.result, line.outcome()) {
+                (Some(o), _) if o.winner == Some(s.to_move) => (Prospect::Win, Prospect::Win),
+                (Some(o), _) if o.winner.is_some() => (Prospect::Loss, Prospect::Loss),
+                (None, Some(o)) if last && o.winner.is_none() => (Prospect::Draw, Prospect::Draw),
                 _ => match self.probe(next) {
-                    Some(v) => Prospect::of(v.for_side(next.to_move, s.to_move), plies_left - 1),
+                    Some(v) => {
+                        let v = v.for_side(next.to_move, s.to_move);
+                        (Prospect::of(v, plies_left - 1), Prospect::of(v, u32::MAX))
+                    }
                     None => break,
                 },
             };
@@ -75,6 +83,7 @@ impl Tablebase {
                 mover: s.to_move,
                 before: Prospect::of(before, plies_left),
                 after,
+                against_the_cap: Prospect::of(before, u32::MAX) == after_uncapped,
             });
         }
         judged
@@ -88,6 +97,9 @@ pub struct SideTally {
     pub winning_moves: u32,
     pub wins_let_go: u32,
     pub draws_lost: u32,
+    /// Of `wins_let_go` and `draws_lost`, the mistakes only against the draw cap.
+    pub wins_let_go_against_the_cap: u32,
+    pub draws_lost_against_the_cap: u32,
     /// Games in which the side had a forced win at some point, and how many of those it won.
     pub games_with_a_win: u32,
     pub won_of_those: u32,
@@ -128,7 +140,14 @@ impl Tablebase {
                 t.winning_moves += u32::from(j.before == Prospect::Win);
                 had_win[j.mover.index()] |= j.before == Prospect::Win;
                 if j.is_mistake() {
-                    *(if j.before == Prospect::Win { &mut t.wins_let_go } else { &mut t.draws_lost }) += 1;
+                    let cap = u32::from(j.against_the_cap);
+                    if j.before == Prospect::Win {
+                        t.wins_let_go += 1;
+                        t.wins_let_go_against_the_cap += cap;
+                    } else {
+                        t.draws_lost += 1;
+                        t.draws_lost_against_the_cap += cap;
+                    }
                 }
             }
             for side in Side::BOTH {

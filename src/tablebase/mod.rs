@@ -564,7 +564,49 @@ mod tests {
             assert_eq!(judged.len(), 1);
             assert_eq!((judged[0].mover, judged[0].before), (GENERAL, Prospect::Win));
             assert_eq!(judged[0].is_mistake(), mistake, "{:?}", judged[0]);
+            // A win given up for a draw or a loss is a mistake whatever the cap.
+            assert!(!judged[0].against_the_cap || !mistake, "{:?}", judged[0]);
         }
+    }
+
+    /// A lost side whose slower loss would outlast the cap holds a draw in play; a faster loss gives
+    /// it up, a mistake only against the cap, which the judge tells apart from a draw lost outright.
+    #[test]
+    fn judging_tells_a_draw_lost_to_the_cap_from_one_lost_outright() {
+        let tb = six_rebels();
+        let loss_in = |v: &Option<Verdict>| match v {
+            Some(Verdict::Loss { plies }) => Some(*plies),
+            _ => None,
+        };
+        // The Rebels to move, lost, with moves that lose at different distances.
+        let (start, fast, slow) = testing::slots_of_six(REBELS)
+            .filter(|s| matches!(tb.probe(s), Some(Verdict::Loss { .. })))
+            .find_map(|s| {
+                let verdicts = tb.move_verdicts(&s);
+                let losses = || verdicts.iter().filter_map(|(m, v)| Some((loss_in(v)?, *m)));
+                let fast = losses().min_by_key(|&(plies, _)| plies)?;
+                let slow = losses().max_by_key(|&(plies, _)| plies)?;
+                (slow.0 > fast.0 && verdicts.iter().all(|(_, v)| loss_in(v).is_some()))
+                    .then_some((s, fast, slow))
+            })
+            .expect("a lost position with losses of two lengths");
+        // A cap that leaves the fast loss in play but not the slow one.
+        let capped = hunt(&format!("sixteen-rebels:max_plies={}", fast.0 + 1));
+        for ((_, m), mistake) in [(fast, true), (slow, false)] {
+            let mut line = crate::game::Playthrough::from_position(capped.clone(), start);
+            line.play(m);
+            let judged = tb.judge_game(&line);
+            assert_eq!((judged[0].mover, judged[0].before), (REBELS, Prospect::Draw), "{judged:?}");
+            assert_eq!(judged[0].is_mistake(), mistake, "{judged:?}");
+            assert!(judged[0].against_the_cap, "the position is lost without the cap: {judged:?}");
+            let tally = tb.tally_games([("g", &line)], |_, _| {});
+            assert_eq!(tally[0].sides[REBELS.index()].draws_lost_against_the_cap, u32::from(mistake));
+        }
+        // Without the cap in the way, the same fast move keeps the loss it had: no mistake at all.
+        let mut line = crate::game::Playthrough::from_position(tb.game().clone(), start);
+        line.play(fast.1);
+        assert_eq!(tb.judge_game(&line)[0].before, Prospect::Loss);
+        assert!(!tb.judge_game(&line)[0].is_mistake());
     }
 
     #[test]
