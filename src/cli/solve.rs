@@ -429,8 +429,10 @@ fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: 
     println!(
         "hand and how many let the win go; and how many drawn positions it lost. In brackets, the mistakes"
     );
-    println!("only against the draw cap: without it the move kept the result (a loss was one already, a win");
-    println!("is still one), but the distance it chose runs past the plies the cap leaves.\n");
+    println!(
+        "only against the draw cap: without the cap the move kept the result (a loss was one already, a"
+    );
+    println!("win is still one), and only the plies the cap leaves made it give something up.\n");
     println!(
         "| games | of | General had a win | won | wins let go / moves | draws lost | Rebels had a win | won | wins let go / moves | draws lost |"
     );

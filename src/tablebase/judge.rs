@@ -3,7 +3,7 @@
 
 use super::{Tablebase, Verdict};
 use crate::game::hunt::HuntGame;
-use crate::game::{Game, Playthrough, Side};
+use crate::game::{Game, Playthrough, Reason, Side};
 
 /// What best play gives, ordered from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,9 +33,9 @@ pub struct JudgedMove {
     /// What the mover could force before the move, and what he could force after it.
     pub before: Prospect,
     pub after: Prospect,
-    /// Whether, without the draw cap, the move would have kept what the mover could force (a loss was
-    /// a loss already, a win is still a win): a mistake only against the cap, which left too few plies
-    /// for the distance the move chose. Such a draw is one only a count of plies could have kept.
+    /// A mistake only against the draw cap: without the cap the move kept what the mover could force
+    /// (a loss was a loss already, a win is still a win), and only the plies the cap leaves made it
+    /// give something up. Always false for a move that is no mistake.
     pub against_the_cap: bool,
 }
 
@@ -69,7 +69,16 @@ impl Tablebase {
             let (after, after_uncapped) = match (next.result, line.outcome()) {
                 (Some(o), _) if o.winner == Some(s.to_move) => (Prospect::Win, Prospect::Win),
                 (Some(o), _) if o.winner.is_some() => (Prospect::Loss, Prospect::Loss),
-                (None, Some(o)) if last && o.winner.is_none() => (Prospect::Draw, Prospect::Draw),
+                // A draw by repetition is one whatever the cap; a draw by the cap keeps, without it,
+                // what the position after the move is worth.
+                (None, Some(o)) if last && o.winner.is_none() && o.reason != Reason::Cap => {
+                    (Prospect::Draw, Prospect::Draw)
+                }
+                (None, Some(o)) if last && o.winner.is_none() => {
+                    let uncapped =
+                        self.probe(next).map(|v| Prospect::of(v.for_side(next.to_move, s.to_move), u32::MAX));
+                    (Prospect::Draw, uncapped.unwrap_or(Prospect::Draw))
+                }
                 _ => match self.probe(next) {
                     Some(v) => {
                         let v = v.for_side(next.to_move, s.to_move);
@@ -78,12 +87,14 @@ impl Tablebase {
                     None => break,
                 },
             };
+            let before_capped = Prospect::of(before, plies_left);
+            let kept_without_cap = Prospect::of(before, u32::MAX) == after_uncapped;
             judged.push(JudgedMove {
                 ply,
                 mover: s.to_move,
-                before: Prospect::of(before, plies_left),
+                before: before_capped,
                 after,
-                against_the_cap: Prospect::of(before, u32::MAX) == after_uncapped,
+                against_the_cap: after < before_capped && kept_without_cap,
             });
         }
         judged

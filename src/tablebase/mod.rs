@@ -598,7 +598,8 @@ mod tests {
             let judged = tb.judge_game(&line);
             assert_eq!((judged[0].mover, judged[0].before), (REBELS, Prospect::Draw), "{judged:?}");
             assert_eq!(judged[0].is_mistake(), mistake, "{judged:?}");
-            assert!(judged[0].against_the_cap, "the position is lost without the cap: {judged:?}");
+            // The position is lost without the cap: the fast loss gives up only what the cap made.
+            assert_eq!(judged[0].against_the_cap, mistake, "{judged:?}");
             let tally = tb.tally_games([("g", &line)], |_, _| {});
             assert_eq!(tally[0].sides[REBELS.index()].draws_lost_against_the_cap, u32::from(mistake));
         }
@@ -607,6 +608,37 @@ mod tests {
         line.play(fast.1);
         assert_eq!(tb.judge_game(&line)[0].before, Prospect::Loss);
         assert!(!tb.judge_game(&line)[0].is_mistake());
+
+        // A win in one let go on the cap's last ply for a slower win: the game ends drawn by the cap,
+        // a win given up only against it.
+        let win_in = |v: &Option<Verdict>| match v {
+            Some(Verdict::Win { plies }) => Some(*plies),
+            _ => None,
+        };
+        let (start, slow_win) = testing::slots_of_six(GENERAL)
+            .filter(|s| tb.probe(s) == Some(Verdict::Win { plies: 1 }))
+            .find_map(|s| {
+                Some((s, tb.move_verdicts(&s).into_iter().find(|(_, v)| win_in(v).is_some_and(|p| p > 1))?.0))
+            })
+            .expect("a win in one with a slower win beside it");
+        let mut line = crate::game::Playthrough::from_position(hunt("sixteen-rebels:max_plies=1"), start);
+        line.play(slow_win);
+        assert_eq!(line.outcome().map(|o| o.reason), Some(crate::game::Reason::Cap));
+        let judged = tb.judge_game(&line);
+        assert_eq!((judged[0].before, judged[0].after), (Prospect::Win, Prospect::Draw), "{judged:?}");
+        assert!(judged[0].against_the_cap, "{judged:?}");
+
+        // A draw without the cap, given up for a loss: a mistake outright.
+        let (drawn, losing) = testing::slots_of_six(REBELS)
+            .chain(testing::slots_of_six(GENERAL))
+            .filter(|s| tb.probe(s) == Some(Verdict::Draw))
+            .find_map(|s| Some((s, tb.move_verdicts(&s).into_iter().find(|(_, v)| loss_in(v).is_some())?.0)))
+            .expect("a drawn position with a losing move");
+        let mut line = crate::game::Playthrough::from_position(tb.game().clone(), drawn);
+        line.play(losing);
+        let judged = tb.judge_game(&line);
+        assert_eq!((judged[0].before, judged[0].after), (Prospect::Draw, Prospect::Loss), "{judged:?}");
+        assert!(!judged[0].against_the_cap, "{judged:?}");
     }
 
     #[test]
