@@ -66,24 +66,18 @@ impl Tablebase {
             let Some(before) = self.probe(s) else { break };
             let last = ply == line.plies();
             // What the move left the mover, with the cap and without it.
+            let value_after = || self.probe(next).map(|v| v.for_side(next.to_move, s.to_move));
             let (after, after_uncapped) = match (next.result, line.outcome()) {
                 (Some(o), _) if o.winner == Some(s.to_move) => (Prospect::Win, Prospect::Win),
                 (Some(o), _) if o.winner.is_some() => (Prospect::Loss, Prospect::Loss),
                 // A draw by repetition is one whatever the cap; a draw by the cap keeps, without it,
                 // what the position after the move is worth.
-                (None, Some(o)) if last && o.winner.is_none() && o.reason != Reason::Cap => {
-                    (Prospect::Draw, Prospect::Draw)
-                }
-                (None, Some(o)) if last && o.winner.is_none() => {
-                    let uncapped =
-                        self.probe(next).map(|v| Prospect::of(v.for_side(next.to_move, s.to_move), u32::MAX));
-                    (Prospect::Draw, uncapped.unwrap_or(Prospect::Draw))
-                }
-                _ => match self.probe(next) {
-                    Some(v) => {
-                        let v = v.for_side(next.to_move, s.to_move);
-                        (Prospect::of(v, plies_left - 1), Prospect::of(v, u32::MAX))
-                    }
+                (None, Some(o)) if last && o.winner.is_none() => match (o.reason, value_after()) {
+                    (Reason::Cap, Some(v)) => (Prospect::Draw, Prospect::of(v, u32::MAX)),
+                    _ => (Prospect::Draw, Prospect::Draw),
+                },
+                _ => match value_after() {
+                    Some(v) => (Prospect::of(v, plies_left - 1), Prospect::of(v, u32::MAX)),
                     None => break,
                 },
             };
