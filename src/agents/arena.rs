@@ -32,7 +32,7 @@ pub fn play_game<G: Game>(mut line: Playthrough<G>, agents: [&mut dyn Agent<G>; 
 
 /// How many games, from which seed, on how many threads, and how each opens.
 #[derive(Clone, Copy, Debug)]
-pub struct MatchSettings {
+pub struct MatchSettings<'a> {
     pub games: usize,
     pub seed: u64,
     pub threads: usize,
@@ -40,6 +40,39 @@ pub struct MatchSettings {
     /// agents take over: agents that are deterministic given the position would otherwise play every
     /// game of a match from the start alike (two games in all, one per seating).
     pub opening: u32,
+    /// Openings from a book instead (the balance lab's, [`crate::lab::openings`]).
+    pub book: Option<BookOpenings<'a>>,
+    /// The index of the first game to play: a match grown from `first` games plays only the new ones,
+    /// each as it would have been played in one run.
+    pub first: usize,
+}
+
+impl MatchSettings<'_> {
+    /// `games` games from `seed` on `threads` threads, opening with `opening` random plies.
+    pub fn new(games: usize, seed: u64, threads: usize, opening: u32) -> MatchSettings<'static> {
+        MatchSettings { games, seed, threads, opening, book: None, first: 0 }
+    }
+}
+
+/// Game `i` opens with the moves of line `(i / per_line) % lines.len()` (in the ruleset's notation).
+#[derive(Clone, Copy, Debug)]
+pub struct BookOpenings<'a> {
+    pub lines: &'a [Vec<String>],
+    pub per_line: usize,
+}
+
+impl BookOpenings<'_> {
+    /// Plays game `index`'s opening onto `line`; the plies played.
+    fn open<G: Game>(&self, line: &mut Playthrough<G>, index: usize) -> Result<u32, AgentError> {
+        if self.lines.is_empty() {
+            return Ok(0);
+        }
+        let moves = &self.lines[(index / self.per_line.max(1)) % self.lines.len()];
+        for text in moves {
+            line.play_text(text).map_err(|e| AgentError::Opening { problem: format!("{text}: {e}") })?;
+        }
+        Ok(moves.len() as u32)
+    }
 }
 
 /// Plays up to `plies` uniformly random moves that do not end the game (fewer when every move would),
@@ -79,12 +112,13 @@ pub fn run_match<G: NetGame>(
     for spec in specs {
         spec.build(game, 0)?; // check once, before any thread starts
     }
-    let next = AtomicUsize::new(0);
-    let records: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; settings.games]);
+    let next = AtomicUsize::new(settings.first);
+    let records: Mutex<Vec<Option<GameRecord>>> =
+        Mutex::new(vec![None; settings.games.saturating_sub(settings.first)]);
     // An agent that builds at the check may still fail later (a checkpoint pruned by a training run
     // meanwhile): the first such error ends the match.
     let failure: Mutex<Option<AgentError>> = Mutex::new(None);
-    let workers = settings.threads.clamp(1, settings.games.max(1));
+    let workers = settings.threads.clamp(1, settings.games.saturating_sub(settings.first).max(1));
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
@@ -93,7 +127,7 @@ pub fn run_match<G: NetGame>(
                     if index >= settings.games {
                         return;
                     }
-                    let record = match play_match_game(game, specs, settings.seed, settings.opening, index) {
+                    let record = match play_match_game(game, specs, &settings, index) {
                         Ok(record) => record,
                         Err(e) => {
                             next.store(settings.games, Ordering::Relaxed);
@@ -102,7 +136,8 @@ pub fn run_match<G: NetGame>(
                         }
                     };
                     on_game_done(&record);
-                    records.lock().expect("no worker panics while holding the lock")[index] = Some(record);
+                    records.lock().expect("no worker panics while holding the lock")
+                        [index - settings.first] = Some(record);
                 };
                 // With several games at once, each worker's network kernels stay on its own thread;
                 // a lone worker keeps the global pool, so one game's inference spans the cores.
@@ -121,18 +156,20 @@ pub fn run_match<G: NetGame>(
 fn play_match_game<G: NetGame>(
     game: &G,
     specs: [&AgentSpec; 2],
-    match_seed: u64,
-    opening: u32,
+    settings: &MatchSettings,
     index: usize,
 ) -> Result<GameRecord, AgentError> {
-    let seed = derive_seed(match_seed, index as u64);
+    let seed = derive_seed(settings.seed, index as u64);
     // Side s is played by agent A when s == index % 2.
     let seat_specs = if index.is_multiple_of(2) { specs } else { [specs[1], specs[0]] };
     let [zero, one] = [0, 1].map(|side| seat_specs[side].build(game, derive_seed(seed, side as u64)));
     let (mut zero, mut one) = (zero?, one?);
     let mut line = Playthrough::new(game.clone());
-    // Its own stream of the game's seed, so the agents' randomness is the same with or without it.
-    let opening = random_opening(&mut line, opening, derive_seed(seed, OPENING_STREAM));
+    let opening = match &settings.book {
+        Some(book) => book.open(&mut line, index)?,
+        // Its own stream of the game's seed, so the agents' randomness is the same with or without it.
+        None => random_opening(&mut line, settings.opening, derive_seed(seed, OPENING_STREAM)),
+    };
     let line = play_game(line, [zero.as_mut(), one.as_mut()]);
     let sampled = specs.iter().map(|s| s.visit_opening()).max().unwrap_or(0);
     let opening = opening.max(sampled.min(line.plies()));
@@ -259,7 +296,7 @@ mod tests {
         let game = AnyGame::from_spec("sixteen-rebels:max_plies=40").unwrap();
         let [a, b] = specs("random", "mcts:sims=8");
         with_game!(&game, |g| {
-            let settings = MatchSettings { games: 6, seed: 9, threads: 2, opening: 0 };
+            let settings = MatchSettings::new(6, 9, 2, 0);
             let records = run_match(g, [&a, &b], settings, &|_| {}).unwrap();
             for (i, record) in records.iter().enumerate() {
                 assert_eq!(record.game, i);
@@ -288,7 +325,7 @@ mod tests {
         let [a, b] = specs("mcts:sims=16", "mcts:sims=16");
         with_game!(&game, |g| {
             let play = |opening: u32, threads: usize| {
-                let settings = MatchSettings { games: 8, seed: 3, threads, opening };
+                let settings = MatchSettings::new(8, 3, threads, opening);
                 let records = run_match(g, [&a, &b], settings, &|_| {}).unwrap();
                 assert!(
                     records.iter().all(|r| r.opening == opening),
@@ -313,7 +350,7 @@ mod tests {
         let game = AnyGame::from_spec("sixteen-rebels").unwrap();
         let [a, b] = specs("human", "random");
         with_game!(&game, |g| {
-            let settings = MatchSettings { games: 2, seed: 1, threads: 1, opening: 0 };
+            let settings = MatchSettings::new(2, 1, 1, 0);
             assert!(run_match(g, [&a, &b], settings, &|_| {}).is_err());
         });
     }

@@ -62,6 +62,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
         root
     }
 
+    fn last_value(&self) -> Option<f32> {
+        self.last.map(|report| report.value)
+    }
+
     fn last_note(&self) -> Option<String> {
         let report = self.last?;
         let names = self.search.game().side_names();

@@ -10,7 +10,7 @@ pub mod perfect;
 pub mod random;
 pub mod spec;
 
-pub use arena::{MatchSettings, MatchSummary, play_game, random_opening, run_match};
+pub use arena::{BookOpenings, MatchSettings, MatchSummary, play_game, random_opening, run_match};
 pub use spec::{AgentError, AgentSpec, MAX_SIMULATIONS, MctsSettings, NetSettings, SearchSettings};
 
 use std::sync::OnceLock;
@@ -35,6 +35,12 @@ pub trait Agent<G: Game> {
     /// for the player who searched (−1..1; `None` when unvisited). Empty for agents that do not search.
     fn last_root(&self) -> Vec<(G::Move, u32, Option<f32>)> {
         Vec::new()
+    }
+
+    /// The value of the last searched position for the player to move there (−1 a loss, +1 a win), if
+    /// the agent searches: what the lab's opening judge reads.
+    fn last_value(&self) -> Option<f32> {
+        None
     }
 
     /// A line for a person about the last choice ("value +0.31 after 800 simulations"), if any.

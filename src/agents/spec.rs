@@ -227,6 +227,8 @@ pub enum AgentError {
     Checkpoint { agent: String, problem: String },
     #[error("agent `perfect`: {problem}")]
     Table { problem: String },
+    #[error("an opening of the book does not play: {problem}")]
+    Opening { problem: String },
 }
 
 fn known_agents() -> String {

@@ -62,7 +62,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
                 .expect("a valid template"),
         );
-        let settings = MatchSettings { games: args.games, seed: args.seed, threads, opening: args.opening };
+        let settings = MatchSettings::new(args.games, args.seed, threads, args.opening);
         let records = run_match(g, [&a, &b], settings, &|_| progress.inc(1))?;
         progress.finish_and_clear();
         let summary = MatchSummary::new(g, [&a, &b], args.seed, &records);

@@ -110,7 +110,8 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         println!("cell {id}: {state} in {}", crate::lab::store::cells_dir(&out).display());
         return Ok(());
     }
-    let finished = run_study(&study, &out, &options, &Bar(bar.clone()))?;
+    let finished = run_study(&study, &out, &options, &Bar(bar.clone()))
+        .map_err(|e| if e.is::<crate::lab::amendments::Unamended>() { super::usage(e) } else { e })?;
     bar.finish_and_clear();
     write_all(&out, &finished)?;
     let r = &finished.results;
@@ -138,22 +139,45 @@ fn check(dir: &std::path::Path) -> anyhow::Result<()> {
         std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
     let results: crate::lab::StudyResults = serde_json::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{} is not a study's results.json: {e}", path.display()))?;
-    let stale = crate::lab::runner::check(&results)?;
-    if stale.is_empty() {
+    let study = study_of(&results)?;
+    let stale = crate::lab::runner::check(&study, &results)?;
+    let unamended = crate::lab::amendments::check(&study, &results);
+    let total = results.cells.len() + results.pairs.len();
+    if stale.is_empty() && unamended.is_empty() {
         println!(
-            "{}: all {} cells were played by rules and agents that behave as the current ones",
-            dir.display(),
-            results.cells.len() + results.pairs.len()
+            "{}: all {total} cells were played by rules, agents and openings that behave as the current ones, and every claim reads as its report says",
+            dir.display()
         );
         return Ok(());
     }
     for s in &stale {
         println!("stale: {}: {}", s.cell, s.why);
     }
+    for problem in &unamended {
+        println!("claims: {problem}");
+    }
     anyhow::bail!(
-        "{}: {} of {} cells are stale; play the study again",
+        "{}: {} of {total} cells are stale and {} claim problems; play the study again",
         dir.display(),
         stale.len(),
-        results.cells.len() + results.pairs.len()
+        unamended.len()
     )
+}
+
+/// The study file a report names: the file itself (relative to the current folder), else the built-in
+/// study embedded from that path.
+fn study_of(results: &crate::lab::StudyResults) -> anyhow::Result<crate::lab::LoadedStudy> {
+    let file = std::path::Path::new(&results.file);
+    if file.is_file() {
+        return Study::load(file);
+    }
+    match presets::by_path(presets::Kind::Study, &results.file) {
+        Some(preset) => {
+            Study::from_text(preset.text).with_context(|| format!("the built-in study {}", preset.path))
+        }
+        None => anyhow::bail!(
+            "the study file {} that played this report is not here; run --check from the folder the study ran in",
+            results.file
+        ),
+    }
 }

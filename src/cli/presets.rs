@@ -50,6 +50,11 @@ pub fn print_list(kind: Kind) {
     }
 }
 
+/// The preset of `kind` embedded from the repository file `path`.
+pub fn by_path(kind: Kind, path: &str) -> Option<&'static Preset> {
+    of_kind(kind).find(|p| p.path == path)
+}
+
 /// The preset `name` of `kind`; an unknown name is a usage error listing them all.
 pub fn find(kind: Kind, name: &str) -> anyhow::Result<&'static Preset> {
     of_kind(kind).find(|p| p.name == name).ok_or_else(|| {

@@ -25,6 +25,9 @@ pub struct CellSummary {
     pub rules_print: String,
     #[serde(default)]
     pub agent_print: String,
+    /// The book its openings came from ([`super::schedule::Cell::book`]).
+    #[serde(default)]
+    pub book: String,
     pub seconds: f64,
     pub sides: [String; 2],
     pub games: u32,
@@ -41,6 +44,12 @@ pub struct CellSummary {
     pub distinct: u32,
     #[serde(default)]
     pub effective_n: f64,
+    /// Distinct openings among the games (clusters: a game without an opening is its own), and each
+    /// side's score over them, every opening counted once (the mean of its games' scores).
+    #[serde(default)]
+    pub openings: u32,
+    #[serde(default)]
+    pub by_opening: [f64; 2],
     /// Each side's score (win 1, draw ½).
     pub score: [Interval; 2],
     /// The side that moves first from the start, and its score.
@@ -89,6 +98,7 @@ pub fn summarize(
         seed: cell.seed,
         rules_print: cell.rules_print.clone(),
         agent_print: cell.agent_print.clone(),
+        book: cell.book.clone(),
         seconds,
         sides: sides.map(str::to_string),
         games,
@@ -99,6 +109,8 @@ pub fn summarize(
         draws_other: other,
         distinct: stats.iter().map(|s| s.game_key).collect::<std::collections::BTreeSet<_>>().len() as u32,
         effective_n: side_score(stats, 0).effective_n,
+        openings: stats.iter().map(|s| s.cluster).collect::<std::collections::BTreeSet<_>>().len() as u32,
+        by_opening: [0, 1].map(|i| score_by_opening(stats, i)),
         score: [0, 1].map(|i| side_score(stats, i).interval),
         first,
         first_score: side_score(stats, first).interval,
@@ -116,6 +128,25 @@ pub fn side_score(stats: &[GameStats], side: usize) -> Estimate {
         Some(_) => 0.0,
     };
     clustered(&stats.iter().map(|s| (s.cluster, points(s))).collect::<Vec<_>>())
+}
+
+/// A side's score with every opening counted once: the mean over openings of its games' mean score.
+pub fn score_by_opening(stats: &[GameStats], side: usize) -> f64 {
+    let mut by: BTreeMap<u64, (f64, f64)> = BTreeMap::new();
+    for s in stats {
+        let points = match s.winner {
+            None => 0.5,
+            Some(w) if w == side => 1.0,
+            Some(_) => 0.0,
+        };
+        let entry = by.entry(s.cluster).or_default();
+        entry.0 += points;
+        entry.1 += 1.0;
+    }
+    if by.is_empty() {
+        return 0.5;
+    }
+    by.values().map(|(sum, n)| sum / n).sum::<f64>() / by.len() as f64
 }
 
 /// The mean of a per-game metric over the games that have it, counted by their clusters.
@@ -215,6 +246,8 @@ mod tests {
             games: 10,
             seed: 3,
             opening: 0,
+            book: String::new(),
+            per_opening: 1,
             opponent: None,
             rules_print: String::new(),
             agent_print: String::new(),

@@ -1,27 +1,39 @@
 //! The balance lab: studies that compare rule variants across skill levels.
 //!
 //! - [`study`]: the study file (TOML) and its checks;
-//! - [`schedule`]: cells (variant × skill), each agent playing itself with seats alternating;
+//! - [`openings`]: each variant's book of openings that keep the start's value;
+//! - [`schedule`]: cells (variant × skill), each agent playing itself with seats alternating, and the
+//!   rungs' cross-play in opening pairs;
+//! - [`fingerprint`]: fingerprints of the rules' and agents' behaviour that key the cells;
 //! - [`store`]: finished cells saved atomically, so a stopped study resumes;
 //! - [`analysis`]: the numbers of one game (result, length, captures, chess features);
 //! - [`aggregate`]: a cell's totals, scores with Wilson intervals, rates and means;
 //! - [`compare`]: differences between variants (Newcombe) and their significance;
-//! - [`claims`]: claim tests and verdicts;
-//! - [`solve`]: solver proofs of start positions;
-//! - [`runner`]: plays what is missing and gathers the results;
+//! - [`ratings`]: Bradley–Terry ratings of the rungs from their cross-play;
+//! - [`solve`]: exact values (tables: start, best-play line, positions by piece count; else the
+//!   MCTS-solver), and the rungs' games judged against the tables;
+//! - [`decide`]: how every test turns intervals into a verdict, a p value and the games it needs;
+//! - [`sequential`]: group-sequential looks with alpha spending, for claims that run until they decide;
+//! - [`claims`]: claim tests read on each kind of evidence, and the verdicts;
+//! - [`amendments`]: changes to claims after their games, on the record and enforced;
+//! - [`runner`]: plays what is missing, grows sequential cells, and gathers the results;
 //! - [`report`], [`charts`]: report.md, results.json, games.jsonl and SVG charts;
-//! - [`stats`]: Wilson, Newcombe and normal intervals.
+//! - [`stats`]: Wilson, Newcombe, means, clustered and paired samples, quantiles, Holm.
 
 pub mod aggregate;
+pub mod amendments;
 pub mod analysis;
 pub mod charts;
 pub mod claims;
 pub mod compare;
+pub mod decide;
 pub mod fingerprint;
+pub mod openings;
 pub mod ratings;
 pub mod report;
 pub mod runner;
 pub mod schedule;
+pub mod sequential;
 pub mod solve;
 pub mod stats;
 pub mod store;

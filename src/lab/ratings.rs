@@ -11,13 +11,23 @@ use super::stats::Z95;
 /// Elo points per natural-log unit of strength: a difference of 400 is odds of 10 to 1.
 const ELO: f64 = 400.0 / std::f64::consts::LN_10;
 
-/// The games of one pair of rungs: `points_a` is rung `a`'s score (win 1, draw ½).
+/// The games of one pair of rungs: `points_a` is rung `a`'s score (win 1, draw ½), over `games`
+/// games' worth of evidence (their effective number where games come in pairs of one opening).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PairResult {
     pub a: usize,
     pub b: usize,
-    pub games: u32,
+    pub games: f64,
     pub points_a: f64,
+}
+
+impl PairResult {
+    /// Rung `a` against rung `b` from per-game `(opening, a's points)`: the score over the games, the
+    /// evidence counted by the pairs' variance ([`super::stats::paired`]).
+    pub fn of_games(a: usize, b: usize, points: &[(u64, f64)]) -> PairResult {
+        let e = super::stats::paired(points);
+        PairResult { a, b, games: e.effective_n, points_a: e.interval.estimate * e.effective_n }
+    }
 }
 
 /// One rung's rating: Elo against the anchor, with its 95% interval.
@@ -37,12 +47,12 @@ pub fn fit(rungs: usize, pairs: &[PairResult]) -> Option<Vec<Rating>> {
     // Games and points of each ordered pair, the virtual draw included.
     let mut games = vec![vec![0.0; rungs]; rungs];
     let mut points = vec![vec![0.0; rungs]; rungs];
-    for p in pairs.iter().filter(|p| p.games > 0 && p.a != p.b) {
-        let n = p.games as f64 + 1.0;
+    for p in pairs.iter().filter(|p| p.games > 0.0 && p.a != p.b) {
+        let n = p.games + 1.0;
         games[p.a][p.b] += n;
         games[p.b][p.a] += n;
         points[p.a][p.b] += p.points_a + 0.5;
-        points[p.b][p.a] += p.games as f64 - p.points_a + 0.5;
+        points[p.b][p.a] += p.games - p.points_a + 0.5;
     }
     // Newton's method on the log-strengths θ, θ₀ = 0.
     let mut theta: Vec<f64> = vec![0.0; rungs];
@@ -100,7 +110,7 @@ fn connected(rungs: usize, pairs: &[PairResult]) -> bool {
     reached[0] = true;
     loop {
         let mut grew = false;
-        for p in pairs.iter().filter(|p| p.games > 0) {
+        for p in pairs.iter().filter(|p| p.games > 0.0) {
             if reached[p.a] != reached[p.b] {
                 reached[p.a] = true;
                 reached[p.b] = true;
@@ -171,7 +181,7 @@ mod tests {
     #[test]
     fn two_rungs_three_to_one_is_about_190_elo() {
         // 300 of 400 points: odds 3, 400·log10(3) = 190.8 Elo; the virtual draw pulls it in a little.
-        let ratings = fit(2, &[PairResult { a: 1, b: 0, games: 400, points_a: 300.0 }]).unwrap();
+        let ratings = fit(2, &[PairResult { a: 1, b: 0, games: 400.0, points_a: 300.0 }]).unwrap();
         assert_eq!(ratings[0].elo, 0.0);
         assert!((ratings[1].elo - 190.0).abs() < 2.0, "{:?}", ratings[1]);
         // 1.96 standard errors: se of the log-odds √(1/(n p (1−p))) = 0.1155, × 400/ln 10 = 20.1 Elo,
@@ -189,7 +199,7 @@ mod tests {
                 pairs.push(PairResult {
                     a: b,
                     b: a,
-                    games: 10_000,
+                    games: 10_000.0,
                     points_a: 10_000.0 * odds(truth[b] - truth[a]),
                 });
             }
@@ -198,10 +208,10 @@ mod tests {
         for (r, t) in ratings.iter().zip(truth) {
             assert!((r.elo - t).abs() < 3.0, "{ratings:?}");
         }
-        let sweep = fit(2, &[PairResult { a: 1, b: 0, games: 40, points_a: 40.0 }]).unwrap();
+        let sweep = fit(2, &[PairResult { a: 1, b: 0, games: 40.0, points_a: 40.0 }]).unwrap();
         assert!(sweep[1].elo.is_finite() && sweep[1].elo > 400.0, "{sweep:?}");
         assert!(
-            fit(3, &[PairResult { a: 1, b: 0, games: 10, points_a: 5.0 }]).is_none(),
+            fit(3, &[PairResult { a: 1, b: 0, games: 10.0, points_a: 5.0 }]).is_none(),
             "rung 2 met nobody"
         );
     }

@@ -11,7 +11,7 @@ use super::charts;
 use super::claims::{ClaimResult, show};
 use super::runner::{Finished, StudyResults};
 use super::stats::{Z95, wilson};
-use super::study::{EvidenceKind, OpeningPolicy};
+use super::study::EvidenceKind;
 use crate::files::write_atomic;
 use crate::game::GameRecord;
 
@@ -36,16 +36,18 @@ pub fn write_all(out: &Path, finished: &Finished) -> anyhow::Result<()> {
 /// The report as Markdown: each section is written by a function of its own.
 pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
     let mut md = String::new();
-    let sections: [fn(&mut String, &StudyResults); 9] = [
+    let sections: [fn(&mut String, &StudyResults); 11] = [
         header,
         reproduce,
         ladder,
         variants,
+        openings,
         exact_values,
         cell_results,
         wins_by_reason,
         comparisons,
         claims,
+        amendments,
     ];
     for section in sections {
         section(&mut md, r);
@@ -78,15 +80,11 @@ fn reproduce(w: &mut String, r: &StudyResults) {
         (
             "openings",
             format!(
-                "the first {} plies of every game (unless its variant says otherwise, below) {}, so that \
-                 agents deterministic given the position play distinct games",
-                r.opening,
-                match r.opening_policy {
-                    OpeningPolicy::Visits => {
-                        "sampled in proportion to the moving agent's visit counts (its `open=`)"
-                    }
-                    OpeningPolicy::Uniform => "drawn uniformly among the moves that do not end it",
-                }
+                "the first {} plies of every game (unless its variant says otherwise, below) from the variant's \
+                 book: drawn uniformly among the moves that do not end the game, admitted only if they keep the \
+                 start's value (see Openings); in a rung's own cell each game has its own opening, in the \
+                 cross-play each opening is played twice, each rung in each seat",
+                r.opening
             ),
         ),
         ("binary", format!("rebel-zero {} built from git `{}` by {}", r.version, r.commit, r.rustc)),
@@ -101,10 +99,10 @@ fn reproduce(w: &mut String, r: &StudyResults) {
         ),
         (
             "verdicts",
-            format!(
-                "from the strongest evidence (exact > network ladder > rollout ladder); a verdict from data needs ≥ {} games at the ladder's top rung",
-                r.min_games
-            ),
+            "from the strongest evidence (exact > network ladder > rollout ladder) not shown wrong by stronger \
+             evidence; p values corrected by Holm's method within each kind of evidence, the family being \
+             this study's claims read on that kind"
+                .to_string(),
         ),
     ];
     for (key, value) in rows {
@@ -178,18 +176,21 @@ fn cross_play(w: &mut String, r: &StudyResults) {
     let Some(first) = r.pairs.first() else { return };
     let _ = writeln!(
         w,
-        "### Cross-play\n\nOn `{}`, seats alternating; the score is the first rung's (95% Wilson interval).\n\n\
-         | rung a | rung b | games | a's score |\n| --- | --- | ---: | --- |",
+        "### Cross-play\n\nOn `{}`, each opening of the book played twice, each rung in each seat; the score is the \
+         first rung's, its 95% Wilson interval on the games' worth of evidence the pairs give (*effective*: the pair \
+         is the unit).\n\n| rung a | rung b | games | effective | a's score |\n| --- | --- | ---: | ---: | --- |",
         first.spec
     );
     for p in &r.pairs {
-        let score = wilson(p.points_a, p.games as f64, Z95);
+        let n = if p.effective > 0.0 { p.effective } else { p.games as f64 };
+        let score = wilson(p.points_a / p.games.max(1) as f64 * n, n, Z95);
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {:.1}% [{:.1}, {:.1}] |",
+            "| {} | {} | {} | {:.0} | {:.1}% [{:.1}, {:.1}] |",
             p.a,
             p.b,
             p.games,
+            n,
             100.0 * score.estimate,
             100.0 * score.low,
             100.0 * score.high
@@ -204,6 +205,27 @@ fn variants(w: &mut String, r: &StudyResults) {
     for v in &r.variants {
         let _ =
             writeln!(w, "| {} | `{}` | {} / {} | {} |", v.name, v.spec, v.sides[0], v.sides[1], v.opening);
+    }
+}
+
+fn openings(w: &mut String, r: &StudyResults) {
+    if r.books.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "\n## Openings\n\nEach variant's book: openings drawn uniformly among the moves that do not end the game, \
+         admitted only if they keep the start's value, and left out if they reach a position an earlier one \
+         reached. Every game of a cell opens from the book (one opening per game in a rung's own cell, one per \
+         pair of games in the cross-play).\n\n| variant | plies | admitted by | start | openings | candidates drawn | left out |\n\
+         | --- | ---: | --- | --- | ---: | ---: | ---: |"
+    );
+    for b in &r.books {
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            b.variant, b.plies, b.method, b.start, b.openings, b.tried, b.rejected
+        );
     }
 }
 
@@ -238,29 +260,62 @@ fn exact_values(w: &mut String, r: &StudyResults) {
             s.seconds
         );
     }
+    for s in r.solver.iter().filter(|s| !s.line.is_empty()) {
+        let sides = r.variants.iter().find(|v| v.name == s.variant).map(|v| v.sides.clone());
+        let name = |i: usize| sides.as_ref().map_or(i.to_string(), |n| n[i].clone());
+        let marks: Vec<String> = s
+            .line
+            .iter()
+            .map(|m| {
+                let value = m
+                    .winner
+                    .map_or("a draw".to_string(), |w| format!("{} win in {}", name(w), m.plies.unwrap_or(0)));
+                format!(
+                    "ply {} ({} lost {}, {} lost {}): {value}",
+                    m.ply,
+                    name(0),
+                    m.lost[0],
+                    name(1),
+                    m.lost[1]
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            w,
+            "\nBest play on `{}` (each side's best move, the one taking the most pieces among equal ones), after each capture: {}.",
+            s.variant,
+            marks.join("; ")
+        );
+    }
 }
 
 fn cell_results(w: &mut String, r: &StudyResults) {
     let _ = writeln!(
         w,
         "\n## Results per variant and skill\n\nScore: win 1, draw ½, with its 95% Wilson interval on the games' effective \
-         number (games that repeat or share their opening count once: *independent*). Draws are split into \
-         repetition, cap and other (chess: stalemate, fifty moves, material). *first* is the side that moves first. \
-         Lost: pieces each side lost per game.\n"
+         number (games that repeat or share their opening count once: *independent*). *openings*: distinct openings \
+         (a game without one is its own); *by opening*: side 0's score with each opening counted once. Draws are \
+         split into repetition, cap and other (chess: stalemate, fifty moves, material). *first* is the side that \
+         moves first. Lost: pieces each side lost per game. A cell may hold more games than planned where a \
+         sequential claim grew it; each claim reads the games its design allows (see Claims).\n"
     );
     let _ = writeln!(
         w,
-        "| variant | skill | games | distinct | independent | wins side 0 / 1 | draws rep / cap / other | side 0 score | side 1 score | first mover score | plies mean ± sd | lost per game 0 / 1 |"
+        "| variant | skill | games | distinct | openings | independent | wins side 0 / 1 | draws rep / cap / other | side 0 score | side 0 by opening | side 1 score | first mover score | plies mean ± sd | lost per game 0 / 1 |"
     );
-    let _ = writeln!(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |");
+    let _ = writeln!(
+        w,
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | ---: | ---: |"
+    );
     for c in &r.cells {
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {:.0} | {} {} / {} {} | {} / {} / {} | {} {} | {} {} | {} {} | {:.1} ± {:.1} | {:.2} / {:.2} |",
+            "| {} | {} | {} | {} | {} | {:.0} | {} {} / {} {} | {} / {} / {} | {} {} | {:.1}% | {} {} | {} {} | {:.1} ± {:.1} | {:.2} / {:.2} |",
             c.variant,
             c.skill,
             c.games,
             c.distinct,
+            c.openings,
             c.effective_n,
             c.sides[0],
             c.wins[0],
@@ -271,6 +326,7 @@ fn cell_results(w: &mut String, r: &StudyResults) {
             c.draws_other,
             c.sides[0],
             show(c.score[0]),
+            100.0 * c.by_opening[0],
             c.sides[1],
             show(c.score[1]),
             c.sides[c.first],
@@ -336,9 +392,14 @@ fn claims(w: &mut String, r: &StudyResults) {
     }
     let _ = writeln!(
         w,
-        "\n## Claims\n\nThe verdict comes from the strongest evidence that answered (exact > network ladder > \
-         rollout ladder) and is given after Holm's correction across the claims read on that evidence; the \
-         columns give every kind's verdict, raw and after the correction.\n"
+        "\n## Claims\n\nThe verdict comes from the strongest evidence that answered and is not shown wrong by \
+         stronger evidence (exact > network ladder > rollout ladder), after Holm's correction across this study's \
+         claims read on that kind of evidence (the family). A decisive verdict of a ladder's top rung that the rung \
+         below does not share is *not yet stable*. A p value is twice the one-sided level of the rule's own test \
+         (the test its 95% interval inverts; stagewise for a sequential design), so p < 0.05 exactly when the rule \
+         holds. *Games to decide*: the games per cell a fixed design would need for the verdict the data lean to, \
+         with power 0.8 at the measured effect, computed from the rule that decides. † marks a reading that is the \
+         lab's own rather than the source's.\n"
     );
     let _ = writeln!(
         w,
@@ -356,9 +417,10 @@ fn claims(w: &mut String, r: &StudyResults) {
             })
         };
         let from = c.evidence.map_or("–", |k| k.as_str());
+        let own = if c.lab_reading.is_some() { " †" } else { "" };
         let _ = writeln!(
             w,
-            "| {} | {} | **{}** | {from} | {} | {} | {} |",
+            "| {}{own} | {} | **{}** | {from} | {} | {} | {} |",
             c.id,
             cell_text(&c.quote),
             c.verdict.as_str(),
@@ -376,29 +438,27 @@ fn claim_detail(w: &mut String, c: &ClaimResult) {
     let who = if c.who.trim().is_empty() { String::new() } else { format!(" — {}", cell_text(&c.who)) };
     let _ = writeln!(w, "\n### {}{who}\n\n> {}\n", c.id, c.quote.trim());
     if !c.definition.is_empty() {
-        let _ = writeln!(w, "- reading, fixed before the data: {}", c.definition.trim());
+        let fixed = if c.amendments.is_empty() { "fixed before the data" } else { "as amended (below)" };
+        let _ = writeln!(w, "- reading, {fixed}: {}", c.definition.trim());
     }
-    let _ = writeln!(
-        w,
-        "- test: {}\n- decision rule: {}\n- smallest effect the planned games detect (power 0.8, α 0.05): {}",
-        c.test, c.rule, c.detectable
-    );
+    if let Some(own) = &c.lab_reading {
+        let _ = writeln!(w, "- † the lab's own reading, not the source's: {}", own.trim());
+    }
+    let _ = writeln!(w, "- test: {}\n- decision rule: {}", c.test, c.rule);
+    if let Some(design) = &c.sequential {
+        let _ = writeln!(w, "- design: {design}");
+    }
     for x in &c.readings {
-        let p = x.p_value.map_or(String::new(), |p| format!(", p = {p:.3}"));
+        reading_detail(w, x);
+    }
+    for a in &c.amendments {
         let _ = writeln!(
             w,
-            "- **{}**: {} — {} (after Holm: {}{p})",
-            x.kind.as_str(),
-            x.measurement,
-            x.raw.as_str(),
-            x.adjusted.as_str()
+            "- amended {}: {} (verdict before: {})",
+            a.date,
+            a.reason.trim(),
+            a.before.as_deref().unwrap_or("not recorded")
         );
-        if let Some(trend) = &x.trend {
-            let _ = writeln!(w, "  - trend: {trend}");
-        }
-        if let Some(weak) = &x.weak {
-            let _ = writeln!(w, "  - weak evidence: {weak}");
-        }
     }
     let _ = writeln!(
         w,
@@ -406,6 +466,74 @@ fn claim_detail(w: &mut String, c: &ClaimResult) {
         c.verdict.as_str(),
         c.note.as_ref().map_or(String::new(), |n| format!(" ({n})"))
     );
+}
+
+fn reading_detail(w: &mut String, x: &super::claims::Reading) {
+    let p = x.p_value.map_or(String::new(), |p| format!(", p = {p:.3}"));
+    let _ = writeln!(
+        w,
+        "- **{}** ({}): {} — {} (after Holm: {}{p})",
+        x.kind.as_str(),
+        x.rungs,
+        x.measurement,
+        x.raw.as_str(),
+        x.adjusted.as_str()
+    );
+    if let Some(look) = &x.look {
+        let _ = writeln!(w, "  - sequential: {look}");
+    }
+    let games = x.games.map(|g| format!("{g:.0} games per cell read"));
+    let decide = match (x.to_decide, x.raw) {
+        (Some(g), _) => Some(format!("{g:.0} games per cell would decide it at the measured effect (power 0.8)")),
+        (None, v) if !v.decisive() && x.games.is_some() => {
+            Some("more games would not decide it (they repeat one another, or the estimate sits on the rule's bound)".to_string())
+        }
+        _ => None,
+    };
+    let detect = x.detectable.as_ref().map(|d| format!("the smallest effect these games detect: {d}"));
+    let power: Vec<String> = [games, decide, detect].into_iter().flatten().collect();
+    if !power.is_empty() {
+        let _ = writeln!(w, "  - power: {}", power.join("; "));
+    }
+    if let Some(below) = &x.below {
+        let _ = writeln!(
+            w,
+            "  - the rung below ({}): {} — {}",
+            below.rung,
+            below.measurement,
+            below.raw.as_str()
+        );
+    }
+    if let Some(trend) = &x.trend {
+        let _ = writeln!(w, "  - trend: {trend}");
+    }
+    if let Some(weak) = &x.weak {
+        let _ = writeln!(w, "  - weak evidence: {weak}");
+    }
+}
+
+/// Every amendment of the study's claims, with the verdict before it.
+fn amendments(w: &mut String, r: &StudyResults) {
+    let all: Vec<(&str, &super::study::Amendment)> =
+        r.claims.iter().flat_map(|c| c.amendments.iter().map(move |a| (c.id.as_str(), a))).collect();
+    if all.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "\n## Amendments\n\nChanges to a claim's reading, rule or evidence after the study had games, each with the \
+         verdict before it (`rebel-zero balance --check` fails on a claim changed without one).\n\n\
+         | date | claim | why | verdict before |\n| --- | --- | --- | --- |"
+    );
+    for (id, a) in all {
+        let _ = writeln!(
+            w,
+            "| {} | {id} | {} | {} |",
+            a.date,
+            cell_text(&a.reason),
+            a.before.as_deref().unwrap_or("not recorded")
+        );
+    }
 }
 
 fn cells(w: &mut String, r: &StudyResults) {

@@ -1,8 +1,11 @@
 //! Runs a study: plays the cells not yet saved (resuming a stopped study) and the rungs' cross-play,
-//! reads each solved variant's exact start value (the tablebase, where its file is present, else the
-//! MCTS-solver), judges the rungs' games against the tablebase, rates the rungs, and gathers
-//! everything the report shows into [`StudyResults`].
+//! every game from an opening of its variant's book ([`super::openings`]); reads each solved variant's
+//! exact values (the tablebase, where its file is present, else the MCTS-solver); judges the rungs'
+//! games against the tablebase; rates the rungs; reads the claims; and, while a claim with a
+//! sequential design is undecided short of its last look, grows the cells it reads and reads again.
+//! Everything the report shows is gathered into [`StudyResults`].
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -10,16 +13,17 @@ use serde::{Deserialize, Serialize};
 
 use super::aggregate::{CellSummary, summarize};
 use super::analysis::game_stats;
-use super::claims::{ClaimResult, Evidence, judge_all};
+use super::claims::{ClaimResult, Evidence, PairGames, judge_all, pair_units};
 use super::compare::{Comparison, compare_variants};
 use super::fingerprint;
+use super::openings::{Book, book};
 use super::ratings::{PairResult, Rating, fit};
 use super::schedule::{Cell, Prints, fnv1a, schedule};
 use super::solve::{judge_rungs, solve_start, table_value};
 use super::stats::{Z95, wilson};
 use super::store::{CellResult, SolverResult, load, load_cell, save, save_cell, solver_path};
-use super::study::{EvidenceKind, LoadedStudy};
-use crate::agents::{MatchSettings, run_match};
+use super::study::{EvidenceKind, LoadedStudy, Quantity};
+use crate::agents::{BookOpenings, MatchSettings, run_match};
 use crate::seed::derive_seed;
 use crate::with_game;
 
@@ -59,11 +63,11 @@ pub struct StudyResults {
     pub command: String,
     pub seed: u64,
     pub min_games: u32,
-    /// Plies opening each game, and how they are drawn.
+    /// Plies opening each game (a variant may set its own), and each variant's book of openings.
     #[serde(default)]
     pub opening: u32,
     #[serde(default)]
-    pub opening_policy: super::study::OpeningPolicy,
+    pub books: Vec<BookInfo>,
     pub version: String,
     /// The commit the binary was built from (`+dirty` when its tree had changes), and the compiler.
     pub commit: String,
@@ -119,6 +123,12 @@ pub struct PairInfo {
     pub agents: [String; 2],
     pub games: u32,
     pub points_a: f64,
+    /// The games' worth of evidence the pairs give ([`super::stats::paired`]).
+    #[serde(default)]
+    pub effective: f64,
+    /// The book its openings came from ([`Cell::book`]).
+    #[serde(default)]
+    pub book: String,
     pub seed: u64,
     pub rules_print: String,
     pub agent_print: String,
@@ -153,6 +163,34 @@ pub struct VariantInfo {
     pub rules_file_sha256: Option<String>,
 }
 
+/// A variant's book of openings, as the report shows it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BookInfo {
+    pub variant: String,
+    /// How openings were admitted, and the start's value as the admission reads it.
+    pub method: String,
+    pub start: String,
+    pub plies: u32,
+    /// Openings in the book, candidates drawn, and those left out.
+    pub openings: usize,
+    pub tried: u64,
+    pub rejected: u64,
+}
+
+impl BookInfo {
+    fn of(book: &Book) -> BookInfo {
+        BookInfo {
+            variant: book.variant.clone(),
+            method: book.method.clone(),
+            start: book.start.clone(),
+            plies: book.plies,
+            openings: book.lines.len(),
+            tried: book.tried,
+            rejected: book.rejected,
+        }
+    }
+}
+
 /// The study's finished cells, in schedule order, with the results.
 pub struct Finished {
     pub results: StudyResults,
@@ -160,7 +198,8 @@ pub struct Finished {
 }
 
 /// Plays what is missing of `study` into `out` and gathers the results (the report is written by
-/// [`super::report::write_all`]).
+/// [`super::report::write_all`]). A claim with a sequential design that is undecided short of its last
+/// look grows the cells it reads, a round at a time, until it is decided or reaches that look.
 pub fn run_study(
     study: &LoadedStudy,
     out: &Path,
@@ -172,35 +211,99 @@ pub fn run_study(
     progress.note("fingerprinting the rules and agents");
     let prints = Prints::of(study)?;
     let cells = schedule(study, &prints);
-    let mut done: Vec<Option<CellResult>> = cells.iter().map(|c| load_cell(out, c)).collect();
-    let todo: u64 = cells.iter().zip(&done).filter(|(_, d)| d.is_none()).map(|(c, _)| c.games as u64).sum();
-    progress.begin(todo);
+    let previous: Option<StudyResults> = load(&out.join("results.json"));
+    let report = out.display().to_string();
+    super::amendments::refuse_unamended(study, previous.as_ref(), &report)?;
+    let mut done: Vec<CellResult> =
+        cells.iter().map(|c| load_cell(out, c).unwrap_or_else(|| empty(c))).collect();
+    let mut wanted: BTreeMap<String, u32> = cells.iter().map(|c| (c.id.clone(), c.games)).collect();
     let mut played = Vec::new();
-    for (cell, slot) in cells.iter().zip(done.iter_mut()) {
-        if slot.is_none() {
-            let result = play_cell(study, cell, options.threads, progress)?;
-            save_cell(out, &result)?;
-            played.push(cell.id.clone());
-            *slot = Some(result);
+    let solver = run_solver(study, out, progress)?;
+    loop {
+        let books =
+            play_missing(study, out, &prints, &mut done, &wanted, options.threads, progress, &mut played)?;
+        progress.note("judging the rungs' games against the tablebase");
+        let judged = judge_rungs(study, &done);
+        let seconds = clock.elapsed().as_secs_f64();
+        let mut results =
+            gather(study, &done, &books, solver.clone(), judged, options, played.clone(), seconds);
+        let mut grew = false;
+        for (id, games) in results.claims.iter().flat_map(ClaimResult::growth) {
+            let entry = wanted.entry(id).or_default();
+            if games > *entry {
+                *entry = games;
+                grew = true;
+            }
+        }
+        if !grew {
+            super::amendments::record(study, previous.as_ref(), &mut results.claims);
+            return Ok(Finished { results, cells: done });
+        }
+        progress.note("a sequential claim is undecided: growing its cells for the next look");
+    }
+}
+
+/// A cell with no games yet.
+fn empty(cell: &Cell) -> CellResult {
+    CellResult { cell: cell.clone(), seconds: 0.0, records: Vec::new(), stats: Vec::new() }
+}
+
+/// Plays every cell up to the games `wanted` of it, each variant's book extended first to the openings
+/// its cells need; returns the books.
+#[allow(clippy::too_many_arguments)]
+fn play_missing(
+    study: &LoadedStudy,
+    out: &Path,
+    prints: &Prints,
+    done: &mut [CellResult],
+    wanted: &BTreeMap<String, u32>,
+    threads: usize,
+    progress: &dyn Progress,
+    played: &mut Vec<String>,
+) -> anyhow::Result<Vec<Book>> {
+    let games_of = |r: &CellResult| wanted[&r.cell.id].max(r.records.len() as u32);
+    let todo: u64 = done.iter().map(|r| games_of(r).saturating_sub(r.records.len() as u32) as u64).sum();
+    let mut books = Vec::new();
+    for v in 0..study.games.len() {
+        let openings =
+            done.iter().filter(|r| r.cell.variant == v).map(|r| r.cell.openings_for(games_of(r))).max();
+        progress.note(&format!("openings of {}", study.study.variants[v].name));
+        books.push(book(study, v, &prints.books[v], openings.unwrap_or(0), out)?);
+    }
+    progress.begin(todo);
+    for result in done.iter_mut() {
+        let games = games_of(result);
+        if result.records.len() as u32 >= games {
+            continue;
+        }
+        grow_cell(study, result, &books[result.cell.variant], games, threads, progress)?;
+        save_cell(out, result)?;
+        if !played.contains(&result.cell.id) {
+            played.push(result.cell.id.clone());
         }
     }
-    let cells: Vec<CellResult> = done.into_iter().map(|d| d.expect("every cell is done")).collect();
-    let solver = run_solver(study, out, progress)?;
-    progress.note("judging the rungs' games against the tablebase");
-    let judged = judge_rungs(study, &cells);
-    let results = gather(study, &cells, solver, judged, options, played, clock.elapsed().as_secs_f64());
-    Ok(Finished { results, cells })
+    Ok(books)
 }
 
 /// The cells of `study` not yet finished in `out`, in schedule order: what a scheduler of one task
-/// per cell hands out (`balance --list-cells`).
+/// per cell hands out (`balance --list-cells`). Their books are made first (the openings every cell
+/// shares), so that the cells can be played anywhere.
 pub fn missing_cells(study: &LoadedStudy, out: &Path) -> anyhow::Result<Vec<Cell>> {
     let prints = Prints::of(study)?;
-    Ok(schedule(study, &prints).into_iter().filter(|c| load_cell(out, c).is_none()).collect())
+    let cells = schedule(study, &prints);
+    for v in 0..study.games.len() {
+        let openings = cells.iter().filter(|c| c.variant == v).map(|c| c.openings_for(c.games)).max();
+        book(study, v, &prints.books[v], openings.unwrap_or(0), out)?;
+    }
+    Ok(cells
+        .into_iter()
+        .filter(|c| load_cell(out, c).is_none_or(|r| (r.records.len() as u32) < c.games))
+        .collect())
 }
 
-/// Plays the one cell `id` of `study` into `out` and saves it as the full run would (`balance
-/// --cell`); `false` when it was finished already. An unknown id is an error listing the cells.
+/// Plays the one cell `id` of `study` into `out` to its planned games and saves it as the full run
+/// would (`balance --cell`); `false` when it was finished already. An unknown id is an error listing
+/// the cells.
 pub fn run_cell(
     study: &LoadedStudy,
     out: &Path,
@@ -218,12 +321,15 @@ pub fn run_cell(
             ids.join(", ")
         ))));
     };
-    if load_cell(out, cell).is_some() {
+    let mut result = load_cell(out, cell).unwrap_or_else(|| empty(cell));
+    if result.records.len() as u32 >= cell.games {
         return Ok(false);
     }
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
-    progress.begin(cell.games as u64);
-    save_cell(out, &play_cell(study, cell, threads, progress)?)?;
+    let book = book(study, cell.variant, &prints.books[cell.variant], cell.openings_for(cell.games), out)?;
+    progress.begin((cell.games as usize - result.records.len()) as u64);
+    grow_cell(study, &mut result, &book, cell.games, threads, progress)?;
+    save_cell(out, &result)?;
     Ok(true)
 }
 
@@ -232,26 +338,41 @@ pub fn run_cell(
 #[error("{0}")]
 pub struct UnknownCell(pub String);
 
-fn play_cell(
+/// Plays a cell's games from the ones it has up to `games`, each opening from the book.
+fn grow_cell(
     study: &LoadedStudy,
-    cell: &Cell,
+    result: &mut CellResult,
+    book: &Book,
+    games: u32,
     threads: usize,
     progress: &dyn Progress,
-) -> anyhow::Result<CellResult> {
+) -> anyhow::Result<()> {
     let clock = Instant::now();
-    progress.note(&format!("playing {} ({} games)", cell.id, cell.games));
+    let cell = &result.cell;
+    let first = result.records.len();
+    progress.note(&format!("playing {} (games {}–{})", cell.id, first + 1, games));
     let game = &study.games[cell.variant];
-    let agent = &study.cell_agent(cell.skill, cell.variant);
-    let opponent = &cell.opponent.as_ref().map_or(agent.clone(), |(b, _)| study.cell_agent(*b, cell.variant));
-    let settings =
-        MatchSettings { games: cell.games as usize, seed: cell.seed, threads, opening: cell.opening };
+    let agent = &study.agents[cell.skill];
+    let opponent = cell.opponent.as_ref().map_or(agent, |(b, _)| &study.agents[*b]);
+    let openings = BookOpenings { lines: &book.lines, per_line: cell.per_opening as usize };
+    let settings = MatchSettings {
+        games: games as usize,
+        seed: cell.seed,
+        threads,
+        opening: 0,
+        book: (cell.opening > 0).then_some(openings),
+        first,
+    };
     let records = with_game!(game, |g| run_match(g, [agent, opponent], settings, &|_| progress.game_done()))?;
     let stats = records.iter().map(|r| game_stats(game, r)).collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(CellResult { cell: cell.clone(), seconds: clock.elapsed().as_secs_f64(), records, stats })
+    result.records.extend(records);
+    result.stats.extend(stats);
+    result.seconds += clock.elapsed().as_secs_f64();
+    Ok(())
 }
 
-/// Each listed variant's start value: read from its tablebase when the table file is present, else
-/// searched by the MCTS-solver.
+/// Each listed variant's exact values: read from its tablebase when the table file is present (with
+/// how its positions divide where a claim reads that), else searched by the MCTS-solver.
 fn run_solver(study: &LoadedStudy, out: &Path, progress: &dyn Progress) -> anyhow::Result<Vec<SolverResult>> {
     let Some(solver) = &study.study.solver else { return Ok(Vec::new()) };
     let mut results = Vec::new();
@@ -259,13 +380,13 @@ fn run_solver(study: &LoadedStudy, out: &Path, progress: &dyn Progress) -> anyho
         if solver.variants.as_ref().is_some_and(|l| !l.contains(&variant.name)) {
             continue;
         }
-        if let Some(exact) = table_value(&variant.name, &study.games[v]) {
+        let spec = with_game!(&study.games[v], |g| crate::game::Game::spec(g).to_string());
+        if let Some(exact) = table_value(&variant.name, &study.games[v], reads_levels(study, v)) {
             progress.note(&format!("tablebase: {}", variant.name));
             results.push(exact?);
             continue;
         }
         let path = solver_path(out, &variant.name, solver.simulations);
-        let spec = with_game!(&study.games[v], |g| crate::game::Game::spec(g).to_string());
         let result = match load::<SolverResult>(&path).filter(|r| r.spec == spec) {
             Some(r) => r,
             None => {
@@ -281,9 +402,24 @@ fn run_solver(study: &LoadedStudy, out: &Path, progress: &dyn Progress) -> anyho
     Ok(results)
 }
 
+/// Whether a claim reads how the table of variant `v` divides by piece count (a rate among games
+/// where a side is down to at most some pieces).
+fn reads_levels(study: &LoadedStudy, v: usize) -> bool {
+    study.study.claims.iter().any(|c| {
+        super::claims::level_measures(&c.test).iter().any(|m| {
+            let r = m.resolved();
+            r.variant == v
+                && matches!(r.quantity, Quantity::Rate(_))
+                && r.given.as_ref().is_some_and(|g| g.left_at_most.is_some())
+        })
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
 fn gather(
     study: &LoadedStudy,
     cells: &[CellResult],
+    books: &[Book],
     solver: Vec<SolverResult>,
     judged: Vec<(u32, u32)>,
     options: &RunOptions,
@@ -291,8 +427,8 @@ fn gather(
     run_seconds: f64,
 ) -> StudyResults {
     let s = &study.study;
-    let (games, pairs) =
-        cells.split_at(cells.iter().position(|c| c.cell.opponent.is_some()).unwrap_or(cells.len()));
+    let (games, pairs): (Vec<&CellResult>, Vec<&CellResult>) =
+        cells.iter().partition(|c| c.cell.opponent.is_none());
     let summaries: Vec<CellSummary> = games
         .iter()
         .map(|c| {
@@ -308,11 +444,18 @@ fn gather(
             )
         })
         .collect();
-    let skills = study.labels.len();
-    let stats: Vec<Vec<&[super::analysis::GameStats]>> = (0..s.variants.len())
-        .map(|v| (0..skills).map(|k| games[v * skills + k].stats.as_slice()).collect())
+    let pair_results: Vec<PairResult> = pairs
+        .iter()
+        .map(|c| {
+            let b = c.cell.opponent.as_ref().expect("a ratings cell").0;
+            let points: Vec<(u64, f64)> = pair_units(&c.stats)
+                .into_iter()
+                .enumerate()
+                .flat_map(|(k, unit)| unit.into_iter().map(move |p| (k as u64, p)))
+                .collect();
+            PairResult::of_games(c.cell.skill, b, &points)
+        })
         .collect();
-    let pair_results = pair_results(pairs);
     let ratings = fit(study.labels.len(), &pair_results);
     let rungs = rung_infos(study, ratings.as_deref(), &judged);
     let weak: Vec<Option<String>> = rungs.iter().map(|r| r.weak.clone()).collect();
@@ -320,7 +463,15 @@ fn gather(
     let covered: Vec<bool> = study.games.iter().map(super::solve::covered).collect();
     let evidence = Evidence {
         study,
-        stats,
+        cells: games.iter().map(|c| (c.cell.id.clone(), c.stats.as_slice())).collect(),
+        pairs: pairs
+            .iter()
+            .map(|c| PairGames {
+                a: c.cell.skill,
+                b: c.cell.opponent.as_ref().expect("a ratings cell").0,
+                stats: &c.stats,
+            })
+            .collect(),
         solver: &solver,
         ratings: ratings.as_deref(),
         weak: &weak,
@@ -338,7 +489,7 @@ fn gather(
         seed: s.seed,
         min_games: s.min_games,
         opening: s.opening.plies,
-        opening_policy: s.opening.policy,
+        books: books.iter().filter(|b| b.plies > 0).map(BookInfo::of).collect(),
         version: env!("CARGO_PKG_VERSION").to_string(),
         commit: env!("REBEL_ZERO_COMMIT").to_string(),
         rustc: env!("REBEL_ZERO_RUSTC").to_string(),
@@ -365,7 +516,7 @@ fn gather(
             .enumerate()
             .map(|(v, x)| VariantInfo {
                 name: x.name.clone(),
-                spec: summaries[v * skills].spec.clone(),
+                spec: with_game!(&study.games[v], |g| crate::game::Game::spec(g).to_string()),
                 sides: study.side_names(v).map(str::to_string),
                 opening: x.opening(&s.opening),
                 rules_file_sha256: crate::game::hunt::described::spec_path(&x.spec)
@@ -389,8 +540,10 @@ fn gather(
                     c.cell.agent.clone(),
                     c.cell.opponent.as_ref().map_or(String::new(), |o| o.1.clone()),
                 ],
-                games: p.games,
-                points_a: p.points_a,
+                games: c.stats.len() as u32,
+                points_a: pair_units(&c.stats).iter().flatten().sum(),
+                book: c.cell.book.clone(),
+                effective: p.games,
                 seed: c.cell.seed,
                 rules_print: c.cell.rules_print.clone(),
                 agent_print: c.cell.agent_print.clone(),
@@ -399,28 +552,6 @@ fn gather(
         claims,
         played,
     }
-}
-
-/// Each cross-play cell's totals.
-fn pair_results(pairs: &[CellResult]) -> Vec<PairResult> {
-    pairs
-        .iter()
-        .map(|c| {
-            let (a, b) = (c.cell.skill, c.cell.opponent.as_ref().expect("a ratings cell").0);
-            // Agent A plays side i % 2 in game i.
-            let points_a = c
-                .stats
-                .iter()
-                .enumerate()
-                .map(|(i, g)| match g.winner {
-                    None => 0.5,
-                    Some(w) if w == i % 2 => 1.0,
-                    Some(_) => 0.0,
-                })
-                .sum();
-            PairResult { a, b, games: c.stats.len() as u32, points_a }
-        })
-        .collect()
 }
 
 /// Each rung's rating, its judged games, and whether stronger evidence shows it wrong: the tablebase
@@ -480,53 +611,53 @@ pub struct Stale {
     pub why: String,
 }
 
-/// Checks a study's `results.json` against the code: every cell's rules and agent fingerprints are
-/// computed again and compared with those it was played under.
-pub fn check(results: &StudyResults) -> anyhow::Result<Vec<Stale>> {
+/// Checks a study's `results.json` against the code and its study file: every cell the study schedules
+/// now must be in the report, played under the same rules, agents and openings (their fingerprints
+/// computed again), and every cell of the report must still be scheduled.
+pub fn check(study: &LoadedStudy, results: &StudyResults) -> anyhow::Result<Vec<Stale>> {
+    let prints = Prints::of(study)?;
+    let scheduled = schedule(study, &prints);
+    let played: BTreeMap<&str, (&str, &str, &str)> = results
+        .cells
+        .iter()
+        .map(|c| (c.id.as_str(), (c.rules_print.as_str(), c.agent_print.as_str(), c.book.as_str())))
+        .chain(
+            results
+                .pairs
+                .iter()
+                .map(|p| (p.id.as_str(), (p.rules_print.as_str(), p.agent_print.as_str(), p.book.as_str()))),
+        )
+        .collect();
+    let recorded =
+        |print: &str| if print.is_empty() { "none recorded".to_string() } else { print.to_string() };
     let mut stale = Vec::new();
-    let mut games: std::collections::BTreeMap<String, (crate::game::AnyGame, String)> = Default::default();
-    let mut agent_prints: std::collections::BTreeMap<(String, String), String> = Default::default();
-    let cells =
-        results.cells.iter().map(|c| (&c.id, &c.spec, vec![c.agent.clone()], &c.rules_print, &c.agent_print));
-    let pairs =
-        results.pairs.iter().map(|p| (&p.id, &p.spec, p.agents.to_vec(), &p.rules_print, &p.agent_print));
-    for (id, spec, agents, rules_print, agent_print) in cells.chain(pairs) {
-        if !games.contains_key(spec) {
-            let game = crate::game::AnyGame::from_spec(spec)?;
-            let print = fingerprint::rules(&game);
-            games.insert(spec.clone(), (game, print));
+    for cell in &scheduled {
+        let why = match played.get(cell.id.as_str()) {
+            None => Some("the study schedules it but the report has no such cell".to_string()),
+            Some((rules, _, _)) if *rules != cell.rules_print => Some(format!(
+                "the rules of `{}` behave differently now (fingerprint {}, played under {})",
+                cell.spec,
+                cell.rules_print,
+                recorded(rules)
+            )),
+            Some((_, agents, _)) if *agents != cell.agent_print => Some(format!(
+                "its agents behave differently now (fingerprint {}, played under {})",
+                cell.agent_print,
+                recorded(agents)
+            )),
+            Some((_, _, book)) if *book != cell.book => Some(format!(
+                "its openings differ now (book {}, played from {})",
+                recorded(&cell.book),
+                recorded(book)
+            )),
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            stale.push(Stale { cell: cell.id.clone(), why });
         }
-        let (game, print) = &games[spec];
-        if print != rules_print {
-            stale.push(Stale {
-                cell: id.clone(),
-                why: format!(
-                    "the rules of `{spec}` behave differently now (fingerprint {print}, played under {})",
-                    if rules_print.is_empty() { "none recorded" } else { rules_print }
-                ),
-            });
-            continue;
-        }
-        let mut now = Vec::new();
-        for agent in &agents {
-            // The cross-play's agents are the cells' agents: each is probed once per ruleset.
-            let key = (spec.clone(), agent.clone());
-            if !agent_prints.contains_key(&key) {
-                let print = fingerprint::agent(&crate::agents::AgentSpec::parse(agent)?, game)?;
-                agent_prints.insert(key.clone(), print);
-            }
-            now.push(agent_prints[&key].clone());
-        }
-        let now = now.join("+");
-        if now != *agent_print {
-            stale.push(Stale {
-                cell: id.clone(),
-                why: format!(
-                    "its agents behave differently now (fingerprint {now}, played under {})",
-                    if agent_print.is_empty() { "none recorded" } else { agent_print }
-                ),
-            });
-        }
+    }
+    for id in played.keys().filter(|id| !scheduled.iter().any(|c| c.id == **id)) {
+        stale.push(Stale { cell: id.to_string(), why: "the study no longer schedules it".to_string() });
     }
     Ok(stale)
 }

@@ -3,9 +3,15 @@
 //! one cell per pair of rungs, in which they meet on the ratings variant. Each move order is a variant
 //! of its own (`first=` in the spec), so both orders appear whenever the study lists both.
 //!
+//! Games open from the variant's book ([`super::openings`]): in a rung's own cell game `i` opens with
+//! opening `i` (the opening is the unit of analysis), in the cross-play games `2k` and `2k + 1` open
+//! with opening `k`, one with each rung in each seat (the pair is the unit, as in fishtest's
+//! pentanomial statistics).
+//!
 //! A cell names everything that decides its games: the ruleset and agents by their canonical specs
-//! and by fingerprints of their behaviour ([`super::fingerprint`]), the games, seed and opening; a
-//! saved cell is reused only when all of it matches.
+//! and by fingerprints of their behaviour ([`super::fingerprint`]), the seed, and the book's key; a
+//! saved cell is reused only when all of it matches. Its planned games are where it starts: a cell may
+//! hold more once a sequential claim grows it, each game decided by its index alone.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,18 +24,25 @@ use crate::with_game;
 /// One match of the study and everything that determines its games.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
-    /// `variant@skill`, also the name of its result file.
+    /// `variant@skill` ([`cell_id`]), or `ratings@a-vs-b`; also the name of its result file.
     pub id: String,
     pub variant: usize,
     pub skill: usize,
     /// The canonical ruleset spec and agent spec.
     pub spec: String,
     pub agent: String,
+    /// The games planned in the study file.
     pub games: u32,
     pub seed: u64,
-    /// Random plies opening each game ([`super::study::OpeningSettings`]).
+    /// Plies of the book's openings that start each game (0: every game from the start).
     #[serde(default)]
     pub opening: u32,
+    /// A digest of the book's key ([`super::openings::key`]); empty without openings.
+    #[serde(default)]
+    pub book: String,
+    /// Games that share each opening: 1 in a rung's own cell, 2 in the cross-play.
+    #[serde(default = "one")]
+    pub per_opening: u32,
     /// For a ratings cell: the other rung (agent B); its agent spec.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opponent: Option<(usize, String)>,
@@ -40,9 +53,33 @@ pub struct Cell {
     pub agent_print: String,
 }
 
-/// The behaviour fingerprints of every variant's rules and every rung's agent on every variant.
+fn one() -> u32 {
+    1
+}
+
+impl Cell {
+    /// Whether `saved` is this cell played (perhaps to more or fewer games).
+    pub fn same_as(&self, saved: &Cell) -> bool {
+        Cell { games: saved.games, ..self.clone() } == *saved
+    }
+
+    /// Openings the first `games` games use.
+    pub fn openings_for(&self, games: u32) -> usize {
+        games.div_ceil(self.per_opening.max(1)) as usize
+    }
+}
+
+/// The id of a rung's own cell on a variant: `variant@skill`.
+pub fn cell_id(variant: &str, skill: &str) -> String {
+    format!("{variant}@{skill}")
+}
+
+/// The behaviour fingerprints of every variant's rules and book and every rung's agent on every
+/// variant.
 pub struct Prints {
     pub rules: Vec<String>,
+    /// The key of each variant's book ([`super::openings::key`]).
+    pub books: Vec<String>,
     /// `agents[variant][skill]`.
     pub agents: Vec<Vec<String>>,
 }
@@ -50,17 +87,25 @@ pub struct Prints {
 impl Prints {
     pub fn of(study: &LoadedStudy) -> anyhow::Result<Prints> {
         let rules = study.games.iter().map(fingerprint::rules).collect();
+        let books = (0..study.games.len())
+            .map(|v| super::openings::key(study, v))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let agents = study
             .games
             .iter()
-            .enumerate()
-            .map(|(v, game)| {
-                (0..study.agents.len())
-                    .map(|s| fingerprint::agent(&study.cell_agent(s, v), game))
-                    .collect::<anyhow::Result<Vec<_>>>()
+            .map(|game| {
+                study.agents.iter().map(|a| fingerprint::agent(a, game)).collect::<anyhow::Result<Vec<_>>>()
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        Ok(Prints { rules, agents })
+        Ok(Prints { rules, books, agents })
+    }
+
+    fn book(&self, study: &LoadedStudy, variant: usize) -> String {
+        if study.opening_plies(variant) == 0 {
+            String::new()
+        } else {
+            format!("{:016x}", fnv1a(&self.books[variant]))
+        }
     }
 }
 
@@ -70,7 +115,7 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
     for (v, variant) in study.study.variants.iter().enumerate() {
         let spec = with_game!(&study.games[v], |g| g.spec().to_string());
         for (s, skill) in study.study.skills.iter().enumerate() {
-            let id = format!("{}@{}", variant.name, study.labels[s]);
+            let id = cell_id(&variant.name, &study.labels[s]);
             // The seed depends on the cell's name, not its place: adding a variant changes no other cell.
             let seed = derive_seed(study.study.seed, fnv1a(&id));
             cells.push(Cell {
@@ -78,10 +123,12 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
                 variant: v,
                 skill: s,
                 spec: spec.clone(),
-                agent: study.cell_agent(s, v).to_string(),
+                agent: study.agents[s].to_string(),
                 games: skill.games,
                 seed,
-                opening: study.uniform_plies(v),
+                opening: study.opening_plies(v),
+                book: prints.book(study, v),
+                per_opening: 1,
                 opponent: None,
                 rules_print: prints.rules[v].clone(),
                 agent_print: prints.agents[v][s].clone(),
@@ -90,7 +137,6 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
     }
     if let Some(ratings) = &study.study.ratings {
         let v = study.variant_index(&ratings.variant).expect("checked");
-        let opening = study.uniform_plies(v);
         let spec = with_game!(&study.games[v], |g| g.spec().to_string());
         let rungs = study.labels.len();
         for a in 0..rungs {
@@ -102,11 +148,13 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
                     variant: v,
                     skill: a,
                     spec: spec.clone(),
-                    agent: study.cell_agent(a, v).to_string(),
+                    agent: study.agents[a].to_string(),
                     games: ratings.games,
                     seed,
-                    opening,
-                    opponent: Some((b, study.cell_agent(b, v).to_string())),
+                    opening: study.opening_plies(v),
+                    book: prints.book(study, v),
+                    per_opening: 2,
+                    opponent: Some((b, study.agents[b].to_string())),
                     rules_print: prints.rules[v].clone(),
                     agent_print: format!("{}+{}", prints.agents[v][a], prints.agents[v][b]),
                 });
@@ -144,31 +192,28 @@ games = 4
 agent = "mcts:sims=8"
 games = 6
 label = "m8"
+[ratings]
+variant = "g"
+games = 4
 "#;
         let study = Study::from_text(text).unwrap();
         let cells = schedule(&study, &Prints::of(&study).unwrap());
         let ids: Vec<&str> = cells.iter().map(|c| c.id.as_str()).collect();
-        assert_eq!(ids, ["g@random", "g@m8", "r@random", "r@m8"]);
+        assert_eq!(ids, ["g@random", "g@m8", "r@random", "r@m8", "ratings@random-vs-m8"]);
         assert_eq!(cells[3].spec, "sixteen-rebels:first=rebels");
-        // The default opening: the agents sample the first 4 plies from their visit counts.
-        assert_eq!(cells[3].agent, "mcts:sims=8,c=1.5,temp=0,open=4,batch=1,rollout=decisive");
-        assert_eq!(cells[3].opening, 0);
-        let uniform =
-            Study::from_text(&format!("{text}[opening]\nplies = 2\npolicy = \"uniform\"\n")).unwrap();
-        let uniform = schedule(&uniform, &Prints::of(&uniform).unwrap());
-        assert_eq!(uniform[3].agent, "mcts:sims=8,c=1.5,temp=0,batch=1,rollout=decisive");
-        assert_eq!(uniform[3].opening, 2);
-        assert_ne!(
-            uniform[3].agent_print, cells[3].agent_print,
-            "the opening is part of the agent's behaviour"
-        );
+        // Agents play from the book's openings: their own specs, without a sampled opening.
+        assert_eq!(cells[3].agent, "mcts:sims=8,c=1.5,temp=0,batch=1,rollout=decisive");
+        assert_eq!((cells[3].opening, cells[3].per_opening, cells[4].per_opening), (4, 1, 2));
+        assert!(!cells[3].book.is_empty() && cells[3].book != cells[1].book, "each variant has its book");
+        assert_eq!(cells[4].book, cells[1].book, "the cross-play opens from its variant's book");
         assert_eq!(cells[1].games, 6);
+        assert_eq!(cells[4].openings_for(5), 3);
         // Without the first variant, the second's cells keep their seeds.
-        let alone = Study::from_text(&text.replacen(
-            "name = \"g\"\nspec = \"sixteen-rebels\"\n[[variants]]\n",
-            "",
-            1,
-        ))
+        let alone = Study::from_text(
+            &text
+                .replacen("name = \"g\"\nspec = \"sixteen-rebels\"\n[[variants]]\n", "", 1)
+                .replace("variant = \"g\"", "variant = \"r\""),
+        )
         .unwrap();
         let alone = schedule(&alone, &Prints::of(&alone).unwrap());
         assert_eq!(alone[1].seed, cells[3].seed);

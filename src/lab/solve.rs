@@ -1,5 +1,6 @@
-//! Exact values: a variant's start read from its tablebase where the table file is present, else the
-//! MCTS-solver (rollout evaluation, decisive playouts) searching it with a bounded number of
+//! Exact values: a variant's start read from its tablebase where the table file is present (with the
+//! best-play line from it and, where a claim asks, how the table's positions divide by Rebel count),
+//! else the MCTS-solver (rollout evaluation, decisive playouts) searching it with a bounded number of
 //! simulations, which reports a proven result with its length, or that none was proven within the
 //! budget; and the rungs' games judged move by move against the tablebase.
 
@@ -8,15 +9,15 @@ use std::time::Instant;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::store::{CellResult, Proven, SolverResult};
+use super::store::{CellResult, LevelShare, LineMark, Proven, SolverResult};
 use super::study::LoadedStudy;
-use crate::agents::perfect::shared_table;
+use crate::agents::perfect::{best_moves, ranked_moves, shared_table};
 use crate::game::hunt::HuntGame;
 use crate::game::playout::RolloutPolicy;
-use crate::game::{AnyGame, Game};
+use crate::game::{AnyGame, Game, Playthrough};
 use crate::search::{Mcts, RolloutEvaluator, SearchConfig};
 use crate::seed::derive_seed;
-use crate::tablebase::{CachedTable, Verdict, cached_table};
+use crate::tablebase::{CachedTable, Tablebase, Verdict, cached_table};
 use crate::with_game;
 
 /// Searches the start of `game` for at most `budget` simulations.
@@ -39,6 +40,8 @@ pub fn solve_start(variant: &str, game: &AnyGame, budget: u32, seed: u64) -> Sol
             proven,
             plies,
             seconds: clock.elapsed().as_secs_f64(),
+            line: Vec::new(),
+            levels: Vec::new(),
         }
     })
 }
@@ -58,8 +61,9 @@ pub fn covered(game: &AnyGame) -> bool {
     table_of(game).is_some()
 }
 
-/// The start value of `variant` by its tablebase, counting the draw cap; `None` when no table covers it.
-pub fn table_value(variant: &str, game: &AnyGame) -> Option<anyhow::Result<SolverResult>> {
+/// The start value of `variant` by its tablebase, counting the draw cap, with the best-play line and
+/// (with `levels`) how the positions divide; `None` when no table covers it.
+pub fn table_value(variant: &str, game: &AnyGame, levels: bool) -> Option<anyhow::Result<SolverResult>> {
     let (hunt, path) = table_of(game)?;
     let clock = Instant::now();
     Some((|| {
@@ -89,9 +93,62 @@ pub fn table_value(variant: &str, game: &AnyGame) -> Option<anyhow::Result<Solve
             simulations: 0,
             proven: Some(proven),
             plies,
+            line: best_line(hunt, &table),
+            levels: if levels { level_shares(&table) } else { Vec::new() },
             seconds: clock.elapsed().as_secs_f64(),
         })
     })())
+}
+
+/// The best-play line from the start: both sides play best, and among equal moves the one taking the
+/// most pieces (the loser's revenge as early as best play allows), then the first; a mark after each
+/// move that took pieces.
+pub fn best_line(game: &HuntGame, table: &Tablebase) -> Vec<LineMark> {
+    let mut line = Playthrough::new(game.clone());
+    let initial = game.material(line.state()).unwrap_or([0, 0]);
+    let mut marks = Vec::new();
+    while !line.is_over() {
+        let best = best_moves(&ranked_moves(table, &line));
+        let mv = *best.iter().rev().max_by_key(|m| m.captured.count_ones()).expect("a best move");
+        line.play(mv);
+        if mv.captured == 0 || line.is_over() {
+            continue;
+        }
+        let state = line.state();
+        let now = game.material(state).unwrap_or(initial);
+        let plies_left = game.max_plies().saturating_sub(line.plies());
+        let mover = game.to_move(state);
+        let (winner, plies) = match table.probe(state).map(|v| v.within(plies_left)) {
+            Some(Verdict::Win { plies }) => (Some(mover.index()), Some(plies)),
+            Some(Verdict::Loss { plies }) => (Some(mover.opponent().index()), Some(plies)),
+            _ => (None, None),
+        };
+        marks.push(LineMark {
+            ply: line.plies(),
+            lost: [0, 1].map(|s| initial[s].saturating_sub(now[s])),
+            winner,
+            plies,
+            position: game.format_position(state),
+        });
+    }
+    marks
+}
+
+/// How the table's positions divide, per count of side 1's pieces and side to move.
+fn level_shares(table: &Tablebase) -> Vec<LevelShare> {
+    table
+        .level_tallies()
+        .into_iter()
+        .flat_map(|(pieces, tallies)| {
+            // A tally counts wins and losses for the side to move.
+            tallies.into_iter().enumerate().map(move |(to_move, t)| {
+                let mut wins = [0, 0];
+                wins[to_move] = t.wins;
+                wins[1 - to_move] = t.losses;
+                LevelShare { pieces, to_move, wins, draws: t.draws }
+            })
+        })
+        .collect()
 }
 
 /// Per rung (skill index): its games on the variants a table covers, and those in which some move

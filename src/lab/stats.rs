@@ -100,15 +100,28 @@ pub struct Estimate {
 /// of the mean over the binomial one, never more than the clusters (games that share an opening, or
 /// repeat, are at most one independent sample between them).
 pub fn clustered(values: &[(u64, f64)]) -> Estimate {
+    clustered_at_most(values, |clusters, _| clusters)
+}
+
+/// As [`clustered`] for games played in pairs from one opening, one with each agent in each seat
+/// (the cross-play's unit, as fishtest's pentanomial statistics count game pairs): the effective size
+/// may reach the number of games, since a pair's two games are two different games whose results
+/// the opening ties together (mostly against each other, which the cluster variance rewards).
+pub fn paired(values: &[(u64, f64)]) -> Estimate {
+    clustered_at_most(values, |_, n| n)
+}
+
+fn clustered_at_most(values: &[(u64, f64)], cap: impl Fn(f64, f64) -> f64) -> Estimate {
     let n = values.len() as u32;
     let (mean, variance, clusters) = cluster_moments(values);
     let binomial = mean * (1.0 - mean) / n.max(1) as f64;
+    let most = cap(clusters as f64, n as f64);
     let effective_n = if clusters <= 1 {
         n.min(1) as f64
     } else if variance <= 0.0 || binomial <= 0.0 {
-        clusters as f64
+        most
     } else {
-        (n as f64 * binomial / variance).min(clusters as f64)
+        (n as f64 * binomial / variance).min(most)
     };
     let interval = wilson(mean * effective_n, effective_n, Z95);
     Estimate { interval: Interval { estimate: mean, ..interval }, n, clusters: clusters as u32, effective_n }
@@ -169,6 +182,47 @@ fn erfc(x: f64) -> f64 {
                                 + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
     let r = t * poly.exp();
     if x >= 0.0 { r } else { 2.0 - r }
+}
+
+/// The upper tail of the chi-square distribution with `df` degrees of freedom, `P(χ² > x)` (the
+/// regularised upper incomplete gamma function Q(df/2, x/2)).
+pub fn chi_square_tail(x: f64, df: f64) -> f64 {
+    if x <= 0.0 {
+        return 1.0;
+    }
+    let (a, x) = (df / 2.0, x / 2.0);
+    let front = (-x + a * x.ln() - ln_gamma(a)).exp();
+    if x < a + 1.0 {
+        // The series for the lower function P.
+        let (mut term, mut sum, mut k) = (1.0 / a, 1.0 / a, a);
+        while term.abs() > sum.abs() * 1e-15 {
+            k += 1.0;
+            term *= x / k;
+            sum += term;
+        }
+        1.0 - front * sum
+    } else {
+        // Lentz's continued fraction for Q.
+        let tiny = 1e-300;
+        let mut b = x + 1.0 - a;
+        let (mut c, mut d) = (1.0 / tiny, 1.0 / b);
+        let mut h = d;
+        for i in 1..300 {
+            let an = -(i as f64) * (i as f64 - a);
+            b += 2.0;
+            d = an * d + b;
+            d = 1.0 / if d.abs() < tiny { tiny } else { d };
+            c = b + an / c;
+            if c.abs() < tiny {
+                c = tiny;
+            }
+            h *= d * c;
+            if (d * c - 1.0).abs() < 1e-15 {
+                break;
+            }
+        }
+        front * h
+    }
 }
 
 /// The standard normal quantile Φ⁻¹(p), by bisection on [`normal_cdf`] (to 1e-10).
@@ -390,6 +444,24 @@ mod more_tests {
         // Sandwich variance (3/2)·Σr²/n² = 1.5 · 8 / 9; t(0.975, 2) = 4.3027.
         let half = 4.302_653 * (1.5f64 * 8.0 / 9.0).sqrt();
         assert!((m.interval.high - 4.0 - half).abs() < 1e-3, "{:?}", m.interval);
+    }
+
+    /// scipy.stats.chi2.sf: (24, 4) → 7.9875e-05; (3.0, 2) → 0.22313; (10.0, 5) → 0.075235.
+    #[test]
+    fn chi_square_tails_match_scipy() {
+        for (x, df, expected) in [(24.0, 4.0, 7.987_476e-5), (3.0, 2.0, 0.223_130), (10.0, 5.0, 0.075_235)] {
+            let got = chi_square_tail(x, df);
+            assert!((got - expected).abs() < 1e-6 * expected.max(1e-3) * 10.0, "{x} {df}: {got}");
+        }
+    }
+
+    /// Games in pairs from one opening count as games, not as openings, where the pair's results pull
+    /// apart (each agent wins with one seat); a repeated opening of one agent's self-play does not.
+    #[test]
+    fn pairs_count_as_two_games_each() {
+        let split: Vec<(u64, f64)> = (0..100).flat_map(|k| [(k, 1.0), (k, 0.0)]).collect();
+        assert_eq!(paired(&split).effective_n, 200.0);
+        assert_eq!(clustered(&split).effective_n, 100.0);
     }
 
     #[test]

@@ -44,6 +44,36 @@ pub struct SolverResult {
     /// The proof's bound on the game's length in plies.
     pub plies: Option<u32>,
     pub seconds: f64,
+    /// On a board a table solves: the best-play line from the start, a mark after each capture.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub line: Vec<LineMark>,
+    /// On a board a table solves, where a claim asks: how the table's positions divide by side 1's
+    /// pieces left (the Rebels') and the side to move.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub levels: Vec<LevelShare>,
+}
+
+/// A position on the best-play line (both sides play best; among equal moves the one taking the most
+/// pieces, the loser's revenge as early as best play allows): after `ply` plies, the pieces each side
+/// has lost, and its value for best play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LineMark {
+    pub ply: u32,
+    pub lost: [u32; 2],
+    /// The side that wins with best play from here (`None`: a draw), and in how many more plies.
+    pub winner: Option<usize>,
+    pub plies: Option<u32>,
+    pub position: String,
+}
+
+/// The table's positions with `pieces` of side 1's pieces and `to_move` to move: how many each side
+/// wins with best play (by side index), and the draws.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LevelShare {
+    pub pieces: u32,
+    pub to_move: usize,
+    pub wins: [u64; 2],
+    pub draws: u64,
 }
 
 /// What a proof established about a start: a side's forced win (by side name), or a draw.
@@ -126,7 +156,9 @@ fn seconds_path(out: &Path, id: &str) -> PathBuf {
     cells_dir(out).join(format!("{id}.seconds"))
 }
 
-/// The saved result of `cell`, if there is one made with the same settings.
+/// The saved games of `cell`, if there are some made with the same settings (as many as were played:
+/// a cell may hold fewer than planned, where a run stopped between rounds, or more, where a sequential
+/// claim grew it).
 pub fn load_cell(out: &Path, cell: &Cell) -> Option<CellResult> {
     let mut result: CellResult = load(&cell_path(out, &cell.id))?;
     if let Some(seconds) =
@@ -134,10 +166,11 @@ pub fn load_cell(out: &Path, cell: &Cell) -> Option<CellResult> {
     {
         result.seconds = seconds;
     }
-    (result.cell == *cell && result.records.len() == cell.games as usize).then_some(result)
+    let whole = result.records.len() == result.stats.len();
+    (cell.same_as(&result.cell) && whole).then(|| CellResult { cell: cell.clone(), ..result })
 }
 
-/// Saves a finished cell: its seconds first, then the cell file, whose presence marks it done.
+/// Saves a cell's games: its seconds first, then the cell file (written whole, with the games it has).
 pub fn save_cell(out: &Path, result: &CellResult) -> anyhow::Result<()> {
     let id = &result.cell.id;
     crate::files::write_atomic(&seconds_path(out, id), format!("{:.3}\n", result.seconds).as_bytes())?;

@@ -41,6 +41,9 @@ pub struct Study {
     pub solver: Option<SolverSettings>,
     #[serde(default)]
     pub claims: Vec<Claim>,
+    /// Changes to claims made after the study had games ([`Amendment`]).
+    #[serde(default)]
+    pub amendments: Vec<Amendment>,
 }
 
 /// Every pair of rungs plays `games` games (seats alternating) on `variant`, and the rungs get
@@ -52,32 +55,56 @@ pub struct RatingSettings {
     pub games: u32,
 }
 
-/// How each game opens, so that agents deterministic given the position (the rungs of a ladder play
-/// themselves) play distinct games: its first `plies` moves sampled in proportion to the moving
-/// agent's visit counts (`visits`, the default: AlphaZero's temperature 1, the agent's own judgement of
-/// the moves), or drawn uniformly among the moves that do not end the game (`uniform`: the most
-/// distinct games, but random moves can throw away what the start is about, e.g. open the apex to the
-/// General in Chinese Rebels).
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+/// How each game opens ([`super::openings`]): its first `plies` moves come from the variant's book of
+/// openings, each drawn uniformly among the moves that do not end the game and admitted only if it
+/// keeps the start's value: by the exact value where a table of the rules is present (the same
+/// result, its distance within `distance_band` plies of the start's less the opening), else by the
+/// `judge` agent's evaluation (within `value_band` of its value of the start, values −1…+1).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct OpeningSettings {
     pub plies: u32,
+    #[serde(default = "default_distance_band")]
+    pub distance_band: u32,
+    /// The agent whose evaluation admits openings where no table is present (the study's strongest,
+    /// searching deeper than it plays).
     #[serde(default)]
-    pub policy: OpeningPolicy,
-}
-
-#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum OpeningPolicy {
-    #[default]
-    Visits,
-    Uniform,
+    pub judge: Option<String>,
+    #[serde(default = "default_value_band")]
+    pub value_band: f64,
 }
 
 impl Default for OpeningSettings {
     fn default() -> OpeningSettings {
-        OpeningSettings { plies: 4, policy: OpeningPolicy::Visits }
+        OpeningSettings {
+            plies: 4,
+            distance_band: default_distance_band(),
+            judge: None,
+            value_band: default_value_band(),
+        }
     }
+}
+
+fn default_distance_band() -> u32 {
+    6
+}
+
+fn default_value_band() -> f64 {
+    0.15
+}
+
+/// A change to a claim's reading, rule or evidence once the study had games, on the record: the date,
+/// why, and (filled in by the run from the report it replaces) the verdict before it.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Amendment {
+    pub claim: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    pub reason: String,
+    /// The verdict the claim had before the change (from the report the change replaced).
+    #[serde(default)]
+    pub before: Option<String>,
 }
 
 fn default_min_games() -> u32 {
@@ -144,6 +171,15 @@ pub struct Claim {
     /// tablebase, or the MCTS-solver), which outranks every sample of games.
     #[serde(default)]
     pub exact: Option<ExactTest>,
+    /// Set where the reading is the lab's own rather than the source's (a claim with no direction, a
+    /// question of ours): why.
+    #[serde(default)]
+    pub lab_reading: Option<String>,
+    /// Looks for a sequential design, as multiples of each cell's planned games (`[1, 2, 4, 8]`): the
+    /// cells the claim reads grow in rounds until it is decided or the last look is reached
+    /// ([`super::sequential`]).
+    #[serde(default)]
+    pub sequential: Option<Vec<f64>>,
 }
 
 /// The start of `variant` is a forced win for `winner` (a side name, or `draw`), within `max_plies`
@@ -416,22 +452,9 @@ pub struct LoadedStudy {
 }
 
 impl LoadedStudy {
-    /// The agent of rung `skill` in the games of `variant`: with the `visits` opening policy, sampling the
-    /// variant's opening plies from its visit counts.
-    pub fn cell_agent(&self, skill: usize, variant: usize) -> AgentSpec {
-        let plies = self.study.variants[variant].opening(&self.study.opening);
-        match self.study.opening.policy {
-            OpeningPolicy::Visits => self.agents[skill].with_visit_opening(plies),
-            OpeningPolicy::Uniform => self.agents[skill].clone(),
-        }
-    }
-
-    /// The plies of `variant`'s games the match draws uniformly (0 with the `visits` policy).
-    pub fn uniform_plies(&self, variant: usize) -> u32 {
-        match self.study.opening.policy {
-            OpeningPolicy::Visits => 0,
-            OpeningPolicy::Uniform => self.study.variants[variant].opening(&self.study.opening),
-        }
+    /// The plies of `variant`'s openings.
+    pub fn opening_plies(&self, variant: usize) -> u32 {
+        self.study.variants[variant].opening(&self.study.opening)
     }
 
     pub fn top_label(&self) -> &str {
@@ -541,6 +564,15 @@ impl Study {
                 }
             }
         }
+        if let Some(judge) = &loaded.study.opening.judge {
+            let agent = AgentSpec::parse(judge).context("[opening] judge")?;
+            if matches!(agent, AgentSpec::Random | AgentSpec::Human) {
+                bail!("[opening] judge `{judge}` must be an agent that searches (mcts:, net:, ab:)");
+            }
+        }
+        if !(loaded.study.opening.value_band > 0.0 && loaded.study.opening.value_band <= 2.0) {
+            bail!("[opening] value_band must lie in (0, 2] (values run from −1 to +1)");
+        }
         // Each claim is checked and its measures resolved against the study (claims set aside meanwhile,
         // since they are resolved in place).
         let mut claims = std::mem::take(&mut loaded.study.claims);
@@ -557,8 +589,49 @@ impl Study {
             }
         }
         loaded.study.claims = claims;
+        for claim in &loaded.study.claims {
+            check_sequential(claim).with_context(|| format!("claim `{}`: sequential", claim.id))?;
+        }
+        for amendment in &loaded.study.amendments {
+            if !loaded.study.claims.iter().any(|c| c.id == amendment.claim) {
+                bail!("amendment of {}: the study has no claim `{}`", amendment.date, amendment.claim);
+            }
+            check_date(&amendment.date)
+                .with_context(|| format!("amendment of claim `{}`", amendment.claim))?;
+        }
         Ok(loaded)
     }
+}
+
+/// Looks are increasing positive multiples of the planned games, and a claim that reads every rung or
+/// a proof has none.
+fn check_sequential(claim: &Claim) -> anyhow::Result<()> {
+    let Some(looks) = &claim.sequential else { return Ok(()) };
+    if looks.is_empty() || looks.len() > 12 {
+        bail!("give 1 to 12 looks (multiples of the planned games, e.g. [1, 2, 4, 8])");
+    }
+    if looks[0] <= 0.0 || looks.windows(2).any(|w| w[0] >= w[1]) || looks.iter().any(|l| !l.is_finite()) {
+        bail!("looks must be increasing positive multiples of the planned games, e.g. [1, 2, 4, 8]");
+    }
+    match &claim.test {
+        ClaimTest::Solver { .. } => bail!("a proof has no looks"),
+        ClaimTest::Threshold { every_skill: true, .. } => bail!("a test at every rung has no looks"),
+        _ => Ok(()),
+    }
+}
+
+/// A date as `YYYY-MM-DD`.
+fn check_date(date: &str) -> anyhow::Result<()> {
+    let parts: Vec<&str> = date.split('-').collect();
+    let ok = parts.len() == 3
+        && [4, 2, 2]
+            .iter()
+            .zip(&parts)
+            .all(|(len, p)| p.len() == *len && p.chars().all(|c| c.is_ascii_digit()));
+    if !ok {
+        bail!("date `{date}` is not YYYY-MM-DD");
+    }
+    Ok(())
 }
 
 /// `mcts:sims=800` → `mcts-sims-800`.

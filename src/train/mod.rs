@@ -277,12 +277,12 @@ fn evaluate<G: NetGame>(
     }
     let mut scores = Vec::new();
     for (name, net, opponent) in matches {
-        let settings = MatchSettings {
-            games: config.evaluation.games,
-            seed: derive_seed(config.run.seed, 0xe7a1 ^ generation),
-            threads: config.selfplay.workers,
-            opening: 0,
-        };
+        let settings = MatchSettings::new(
+            config.evaluation.games,
+            derive_seed(config.run.seed, 0xe7a1 ^ generation),
+            config.selfplay.workers,
+            0,
+        );
         let bar = progress(show_progress, settings.games as u64, "evaluate");
         let records = run_match(game, [&net, &opponent], settings, &|_| bar.inc(1))?;
         bar.finish_and_clear();

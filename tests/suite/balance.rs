@@ -146,10 +146,44 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
         v
     };
     assert_eq!(strip(&second.results), strip(&first.results));
-    // A changed game count makes that cell stale; the others are kept.
-    let more = Study::from_text(&TINY.replace("games = 4", "games = 2")).unwrap();
+    // More planned games play only the new ones, game for game as one run of them would.
+    let more = Study::from_text(&TINY.replace("games = 4", "games = 7")).unwrap();
     let third = run_study(&more, &dir, &options, &Silent).unwrap();
     assert_eq!(third.results.played, ["general-first@m16", "rebels-first@m16", "murray@m16"]);
+    let fresh = scratch("balance-resume-fresh");
+    let whole = run_study(&more, &fresh, &options, &Silent).unwrap();
+    for (grown, once) in third.cells.iter().zip(&whole.cells) {
+        assert_eq!(grown.records, once.records, "{}", grown.cell.id);
+    }
+    // Fewer planned games read the first ones and play nothing.
+    let fewer = Study::from_text(&TINY.replace("games = 4", "games = 2")).unwrap();
+    assert!(run_study(&fewer, &dir, &options, &Silent).unwrap().results.played.is_empty());
+}
+
+/// Every game of a rung's own cell opens from the variant's book, one opening per game, and the
+/// cross-play plays each opening twice, each rung in each seat.
+#[test]
+fn games_open_from_the_book() {
+    let dir = scratch("balance-book");
+    let study = Study::from_text(TINY).unwrap();
+    let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
+    let finished = run_study(&study, &dir, &options, &Silent).unwrap();
+    let book: rebel_zero::lab::openings::Book = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("cells/openings-general-first.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(book.lines.len() >= 6 && book.lines.iter().all(|l| l.len() == 4), "{book:?}");
+    let cell = finished.cells.iter().find(|c| c.cell.id == "general-first@random").unwrap();
+    for (i, record) in cell.records.iter().enumerate() {
+        assert_eq!(record.moves[..4], book.lines[i][..], "game {i}");
+        assert_eq!(record.opening, 4);
+    }
+    let pairs = finished.cells.iter().find(|c| c.cell.id == "ratings@random-vs-m16").unwrap();
+    for (i, record) in pairs.records.iter().enumerate() {
+        assert_eq!(record.moves[..4], book.lines[i / 2][..], "game {i}");
+    }
+    let seats: Vec<&str> = pairs.records[..2].iter().map(|r| r.agents["general"].as_str()).collect();
+    assert_ne!(seats[0], seats[1], "each rung takes each seat on one opening");
 }
 
 /// Rewrites one JSON file in place.
@@ -182,8 +216,10 @@ fn a_cell_played_under_other_rules_or_agents_is_played_again() {
 #[test]
 fn check_tells_a_fresh_study_from_a_stale_one() {
     let dir = scratch("balance-check");
+    let file = dir.join("tiny.toml");
+    std::fs::write(&file, TINY).unwrap();
     let study = Study::from_text(TINY).unwrap();
-    let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
+    let options = RunOptions { threads: 2, command: "test".into(), file: file.clone() };
     write_all(&dir, &run_study(&study, &dir, &options, &Silent).unwrap()).unwrap();
     let fresh = balance(&["--check", dir.to_str().unwrap()]);
     assert!(fresh.status.success(), "{}", String::from_utf8_lossy(&fresh.stderr));
@@ -207,6 +243,60 @@ fn check_tells_a_fresh_study_from_a_stale_one() {
     let output = balance(&["--check", dir.join("nowhere").to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("nowhere/results.json"));
+}
+
+/// A claim changed after its games needs an amendment on the record: the check fails without one,
+/// the run refuses to replace the report, and with one the report carries the verdict before it.
+#[test]
+fn a_claim_changed_after_its_games_is_an_amendment() {
+    let dir = scratch("balance-amend");
+    let file = dir.join("tiny.toml");
+    std::fs::write(&file, TINY).unwrap();
+    let out = dir.join("out");
+    let run = |extra: &[&str]| {
+        let mut args = vec![file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "2"];
+        args.extend_from_slice(extra);
+        balance(&args)
+    };
+    assert!(run(&[]).status.success());
+    assert!(balance(&["--check", out.to_str().unwrap()]).status.success());
+    let changed = TINY.replace(
+        "op = \"at_least\", value = 0.5 }\n\n[[claims]]\nid = \"C4\"",
+        "op = \"at_least\", value = 0.9 }\n\n[[claims]]\nid = \"C4\"",
+    );
+    assert_ne!(changed, TINY);
+    std::fs::write(&file, &changed).unwrap();
+    let check = balance(&["--check", out.to_str().unwrap()]);
+    assert_eq!(check.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&check.stdout).contains("claim C3 reads differently from its report"),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let refused = run(&[]);
+    assert_eq!(refused.status.code(), Some(2), "a study file at odds with its record is a bad request");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("[[amendments]] claim = \"C3\""),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    let amended = format!(
+        "{changed}\n[[amendments]]\nclaim = \"C3\"\ndate = \"2026-11-26\"\nreason = \"a stricter reading\"\n"
+    );
+    std::fs::write(&file, &amended).unwrap();
+    let pending = balance(&["--check", out.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&pending.stdout).contains("was amended (2026-11-26)"),
+        "{}",
+        String::from_utf8_lossy(&pending.stdout)
+    );
+    assert!(run(&[]).status.success());
+    assert!(balance(&["--check", out.to_str().unwrap()]).status.success());
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("## Amendments") && report.contains("| 2026-11-26 | C3 | a stricter reading |"),
+        "{report}"
+    );
 }
 
 #[test]

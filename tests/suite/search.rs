@@ -212,7 +212,7 @@ fn mcts_beats_random_from_both_sides() {
     let game = AnyGame::from_spec("sixteen-rebels").unwrap();
     let specs = [AgentSpec::parse("mcts:sims=300").unwrap(), AgentSpec::parse("random").unwrap()];
     with_game!(&game, |g| {
-        let settings = MatchSettings { games: 12, seed: 4, threads: 2, opening: 0 };
+        let settings = MatchSettings::new(12, 4, 2, 0);
         let records = run_match(g, [&specs[0], &specs[1]], settings, &|_| {}).unwrap();
         let summary = MatchSummary::new(g, [&specs[0], &specs[1]], 4, &records);
         let mcts = &summary.agents[0];

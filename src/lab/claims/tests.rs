@@ -1,53 +1,157 @@
-//! The verdict rules, and every claim test driven to each of its verdicts by synthetic games.
+//! Every test kind's rule and p value against values computed independently (scipy; Newcombe's
+//! interval inverted with scipy's root finder), every claim test driven to each of its verdicts by
+//! synthetic games, the gates, Holm, the strongest-evidence rule, exact readings, trends over one
+//! scale, stability across the top two rungs, and a sequential design's type-I error by simulation.
 
+use super::read::{Measured, Unit};
+use super::rules::Plan;
 use super::*;
-use crate::lab::stats::{Z95, score, wilson};
-use crate::lab::study::Study;
+use crate::lab::decide::Spread;
+use crate::lab::study::{Direction, Op, Study, TrendDirection};
 
-fn i(estimate: f64, low: f64, high: f64) -> Interval {
-    Interval { estimate, low, high }
+/// A measured proportion of `successes` in `n` independent games.
+fn share(successes: f64, n: f64) -> Measured {
+    Measured {
+        spread: Spread::Proportion { successes, n },
+        text: String::new(),
+        games: n,
+        qualifying: n as u32,
+        conditional: false,
+        unit: Unit::Points,
+    }
 }
 
-#[test]
-fn thresholds_need_the_whole_interval() {
-    // 300 Rebel wins of 400: 75%, Wilson [70.5, 79.0].
-    let rebels = score(300, 0, 400);
-    assert!((rebels.low - 0.7053).abs() < 1e-3 && (rebels.high - 0.7900).abs() < 1e-3);
-    assert_eq!(threshold_verdict(rebels, Op::AtLeast, 0.7), Verdict::Supported);
-    assert_eq!(threshold_verdict(rebels, Op::AtLeast, 0.75), Verdict::Inconclusive);
-    assert_eq!(threshold_verdict(rebels, Op::AtLeast, 0.8), Verdict::Contradicted);
-    assert_eq!(threshold_verdict(rebels, Op::AtMost, 0.8), Verdict::Supported);
-    assert_eq!(threshold_verdict(rebels, Op::AtMost, 0.7), Verdict::Contradicted);
+fn mean_of(mean: f64, se: f64, df: f64) -> Measured {
+    Measured { spread: Spread::Mean { mean, se, df }, unit: Unit::Of("plies".into()), ..share(0.0, 100.0) }
 }
 
-#[test]
-fn comparisons_read_the_difference_interval() {
-    // 240/400 vs 200/400: 60% − 50% = +10 points, Newcombe [+3.1, +16.8]: significant.
-    let d = difference(score(240, 0, 400), score(200, 0, 400));
-    assert!((d.low - 0.0311).abs() < 1e-3 && (d.high - 0.1676).abs() < 1e-3, "{d:?}");
-    assert_eq!(compare_verdict(d, Direction::Greater, 0.0), Verdict::Supported);
-    assert_eq!(compare_verdict(d, Direction::Less, 0.0), Verdict::Contradicted);
-    assert_eq!(compare_verdict(d, Direction::Different, 0.0), Verdict::Supported);
-    assert_eq!(compare_verdict(d, Direction::Equal, 0.05), Verdict::Inconclusive);
-    assert_eq!(compare_verdict(d, Direction::Equal, 0.2), Verdict::Supported);
-    assert_eq!(compare_verdict(i(0.0, -0.01, 0.02), Direction::Greater, 0.05), Verdict::Contradicted);
-    assert_eq!(compare_verdict(i(0.3, 0.1, 0.4), Direction::Equal, 0.05), Verdict::Contradicted);
+/// The verdict and p value of a test as a reading gives them.
+fn read(test: &rules::Test) -> (Verdict, f64) {
+    let r = fixed_reading(EvidenceKind::Rollout, String::new(), test);
+    (r.raw, r.p_value.unwrap())
 }
 
+fn close(p: f64, expected: f64) {
+    assert!((p - expected).abs() < 1e-5 * expected.max(1e-3) * 10.0, "p = {p}, expected {expected}");
+}
+
+const PLAN: Plan = Plan { games: 400.0 };
+
+/// A threshold is the score test (statsmodels' `proportions_ztest(340, 400, 0.8, prop_var=0.8)`:
+/// z = 2.5, two-sided p = 0.012 419).
 #[test]
-fn near_closer_to_half_and_trends() {
-    assert_eq!(near_verdict(i(0.5, 0.46, 0.54), 0.5, 0.05), Verdict::Supported);
-    assert_eq!(near_verdict(i(0.5, 0.44, 0.56), 0.5, 0.05), Verdict::Inconclusive);
-    assert_eq!(near_verdict(i(0.7, 0.6, 0.8), 0.5, 0.05), Verdict::Contradicted);
-    // a at 55% [50, 60] is within 10 points of ½; b at 80% [75, 85] is at least 25 away.
-    assert_eq!(closer_verdict(i(0.55, 0.5, 0.6), i(0.8, 0.75, 0.85)), Verdict::Supported);
-    assert_eq!(closer_verdict(i(0.8, 0.75, 0.85), i(0.55, 0.5, 0.6)), Verdict::Contradicted);
-    assert_eq!(closer_verdict(i(0.6, 0.5, 0.7), i(0.3, 0.2, 0.4)), Verdict::Inconclusive);
-    assert_eq!(closer_verdict(wilson(0.0, 0.0, Z95), i(0.9, 0.8, 1.0)), Verdict::Inconclusive);
-    assert_eq!(trend_verdict(i(-2.0, -3.0, -1.0), TrendDirection::Falls, 0.5), Verdict::Supported);
-    assert_eq!(trend_verdict(i(2.0, 1.0, 3.0), TrendDirection::Falls, 0.5), Verdict::Contradicted);
-    assert_eq!(trend_verdict(i(0.0, -0.3, 0.3), TrendDirection::Falls, 0.5), Verdict::Contradicted);
-    assert_eq!(trend_verdict(i(-0.5, -1.5, 0.5), TrendDirection::Falls, 0.5), Verdict::Inconclusive);
+fn a_threshold_is_the_score_test() {
+    let ms = [share(340.0, 400.0)];
+    let (verdict, p) = read(&rules::threshold(&ms, Op::AtLeast, 0.8, &PLAN));
+    assert_eq!(verdict, Verdict::Supported);
+    close(p, 0.012_419_330);
+    let (verdict, p) = read(&rules::threshold(&ms, Op::AtMost, 0.8, &PLAN));
+    assert_eq!(verdict, Verdict::Contradicted);
+    close(p, 0.012_419_330);
+    // 75% of 400 against 0.75: on the bound, undecided either way.
+    assert_eq!(
+        read(&rules::threshold(&[share(300.0, 400.0)], Op::AtLeast, 0.75, &PLAN)).0,
+        Verdict::Inconclusive
+    );
+}
+
+/// "Within 50–80%" read as contradicted is one score test against the nearer bound, doubled once (the
+/// issue's C9: not four times the one-sided p).
+#[test]
+fn near_contradicted_is_doubled_once() {
+    let m = share(340.0, 400.0);
+    let (verdict, p) = read(&rules::near(&m, 0.65, 0.15, &PLAN));
+    assert_eq!(verdict, Verdict::Contradicted);
+    close(p, 0.012_419_330);
+    assert_eq!(read(&rules::near(&share(260.0, 400.0), 0.65, 0.15, &PLAN)).0, Verdict::Supported);
+}
+
+/// Differences invert Newcombe's interval: 240/400 − 200/400 differs from 0 at z = 2.844 973, p =
+/// 0.004 442 (scipy brentq on the interval's lower end); 350/1000 twice is within ± 0.05 at z =
+/// 2.349 221, p = 0.018 813.
+#[test]
+fn differences_invert_newcombes_interval() {
+    let (a, b) = (share(240.0, 400.0), share(200.0, 400.0));
+    let (verdict, p) = read(&rules::compare(&a, &b, Direction::Different, 0.0, &PLAN));
+    assert_eq!(verdict, Verdict::Supported);
+    close(p, 0.004_441_513);
+    assert_eq!(read(&rules::compare(&a, &b, Direction::Greater, 0.0, &PLAN)), (Verdict::Supported, p));
+    assert_eq!(read(&rules::compare(&a, &b, Direction::Less, 0.0, &PLAN)).0, Verdict::Contradicted);
+    let (x, y) = (share(350.0, 1000.0), share(350.0, 1000.0));
+    let (verdict, p) = read(&rules::compare(&x, &y, Direction::Equal, 0.05, &Plan { games: 1000.0 }));
+    assert_eq!(verdict, Verdict::Supported);
+    close(p, 0.018_812_759);
+    // A small difference inside ± 0.05 contradicts "different" and "greater" (practically equal).
+    assert_eq!(
+        read(&rules::compare(&x, &y, Direction::Different, 0.05, &Plan { games: 1000.0 })).0,
+        Verdict::Contradicted
+    );
+    assert_eq!(
+        read(&rules::compare(&x, &y, Direction::Greater, 0.05, &Plan { games: 1000.0 })).0,
+        Verdict::Contradicted
+    );
+}
+
+/// Two means by Welch's t: 20 (se 1, 30 df) less than 23 (se 1.2, 40 df): t = 1.9206 on 69.90 df,
+/// p = 0.058 868 (scipy.stats.t.sf, doubled): not below 0.05, so undecided.
+#[test]
+fn means_compare_by_welchs_t() {
+    let (a, b) = (mean_of(20.0, 1.0, 30.0), mean_of(23.0, 1.2, 40.0));
+    let (verdict, p) = read(&rules::compare(&a, &b, Direction::Less, 0.0, &PLAN));
+    assert_eq!(verdict, Verdict::Inconclusive);
+    close(p, 0.058_868_114);
+    // Its power statement is in plies, not points.
+    let r = fixed_reading(
+        EvidenceKind::Rollout,
+        String::new(),
+        &rules::compare(&a, &b, Direction::Less, 0.0, &PLAN),
+    );
+    assert!(r.detectable.as_deref().is_some_and(|d| d.ends_with("plies")), "{:?}", r.detectable);
+}
+
+/// Closer to ½: 55% of 400 against 80% of 400 holds up to z = 5.337 605 (p = 9.418e-8).
+#[test]
+fn closer_to_half_inverts_its_rule() {
+    let (a, b) = (share(220.0, 400.0), share(320.0, 400.0));
+    let (verdict, p) = read(&rules::closer(&a, &b));
+    assert_eq!(verdict, Verdict::Supported);
+    close(p, 9.418_229_6e-8);
+    assert_eq!(read(&rules::closer(&b, &a)).0, Verdict::Contradicted);
+    assert_eq!(read(&rules::closer(&share(240.0, 400.0), &share(140.0, 400.0))).0, Verdict::Inconclusive);
+}
+
+/// A slope is a z test: +2.0 ± se 0.8 rises at z = 2.5, p = 0.012 419; flat within ± 1 when it is 0.1
+/// ± 0.2.
+#[test]
+fn slopes_are_z_tests() {
+    let rising = Spread::Normal { estimate: 2.0, se: 0.8 };
+    let (verdict, p) = read(&rules::trend(&rising, String::new(), TrendDirection::Rises, 1.0, 400.0, 400.0));
+    assert_eq!(verdict, Verdict::Supported);
+    close(p, 0.012_419_330);
+    assert_eq!(
+        read(&rules::trend(&rising, String::new(), TrendDirection::Falls, 1.0, 400.0, 400.0)).0,
+        Verdict::Contradicted
+    );
+    let flat = Spread::Normal { estimate: 0.1, se: 0.2 };
+    assert_eq!(
+        read(&rules::trend(&flat, String::new(), TrendDirection::Falls, 1.0, 400.0, 400.0)).0,
+        Verdict::Contradicted
+    );
+}
+
+/// The games a verdict needs follow from the same rule: a threshold test at z = 1.4 from 400 games
+/// needs (2.80 / 1.4)² = 4 times the games.
+#[test]
+fn games_to_decide_follow_the_rule() {
+    let p0: f64 = 0.5;
+    let n: f64 = 400.0;
+    let p = p0 + 1.4 * (p0 * (1.0 - p0) / n).sqrt();
+    let ms = [share(p * n, n)];
+    let r =
+        fixed_reading(EvidenceKind::Rollout, String::new(), &rules::threshold(&ms, Op::AtLeast, p0, &PLAN));
+    assert_eq!(r.raw, Verdict::Inconclusive);
+    let needed = r.to_decide.unwrap();
+    assert!((needed / 400.0 - (power_quantile() / 1.4).powi(2)).abs() < 0.01, "{needed}");
 }
 
 /// A synthetic game: the winner's side index (or a draw), the plies, the pieces each side lost.
@@ -95,20 +199,56 @@ fn study(variants: &[&str], skills: &[(&str, u32)], claims: &str) -> LoadedStudy
     Study::from_text(&text).unwrap_or_else(|e| panic!("{e:#}"))
 }
 
-/// Judges the study's claims on `stats[variant][skill]`.
-fn judged(
-    study: &LoadedStudy,
-    stats: &[Vec<Vec<GameStats>>],
-    ratings: Option<&[Rating]>,
-    weak: &[Option<String>],
-) -> Vec<ClaimResult> {
-    let stats = stats.iter().map(|v| v.iter().map(|s| s.as_slice()).collect()).collect();
-    judge_all(&Evidence { study, stats, solver: &[], ratings, weak, table_weak: &[], covered: &[] })
+/// Evidence of `stats[variant][skill]` with no cross-play, proofs or tables.
+struct Fixture<'a> {
+    study: &'a LoadedStudy,
+    stats: &'a [Vec<Vec<GameStats>>],
+    solver: &'a [SolverResult],
+    ratings: Option<&'a [Rating]>,
+    weak: Vec<Option<String>>,
+    table_weak: Vec<Option<String>>,
+    covered: Vec<bool>,
+}
+
+impl<'a> Fixture<'a> {
+    fn new(study: &'a LoadedStudy, stats: &'a [Vec<Vec<GameStats>>]) -> Fixture<'a> {
+        let rungs = study.labels.len();
+        Fixture {
+            study,
+            stats,
+            solver: &[],
+            ratings: None,
+            weak: vec![None; rungs],
+            table_weak: vec![None; rungs],
+            covered: Vec::new(),
+        }
+    }
+
+    fn judge(&self) -> Vec<ClaimResult> {
+        let mut cells = BTreeMap::new();
+        for (v, by_skill) in self.stats.iter().enumerate() {
+            for (k, games) in by_skill.iter().enumerate() {
+                cells.insert(
+                    cell_id(&self.study.study.variants[v].name, &self.study.labels[k]),
+                    games.as_slice(),
+                );
+            }
+        }
+        judge_all(&Evidence {
+            study: self.study,
+            cells,
+            pairs: Vec::new(),
+            solver: self.solver,
+            ratings: self.ratings,
+            weak: &self.weak,
+            table_weak: &self.table_weak,
+            covered: &self.covered,
+        })
+    }
 }
 
 fn verdict(study: &LoadedStudy, stats: &[Vec<Vec<GameStats>>]) -> Verdict {
-    let weak = vec![None; study.labels.len()];
-    judged(study, stats, None, &weak)[0].readings[0].raw
+    Fixture::new(study, stats).judge()[0].readings[0].raw
 }
 
 /// C6: the Rebels' score in games where they lost two or more is at least ½.
@@ -164,17 +304,20 @@ fn c16_reaches_every_verdict_with_enough_games_and_says_underpowered_without() {
     assert_eq!(verdict(&small, &[cell(140), cell(140)]), Verdict::Underpowered);
 }
 
-/// C12: the Russians' score falls toward ½ as measured skill rises.
+/// C12: the Russians' score falls toward ½ as measured skill rises, read over every rated rung.
 #[test]
 fn c12_reaches_every_verdict() {
     let claim = "[[claims]]\nid = \"C12\"\nquote = \"q\"\ntest = { kind = \"trend\", measure = { variant = \"a\", side = \"general\" }, direction = \"falls\", toward_half = true, margin = 1.0 }\n";
     let ladder = [("mcts:sims=8", 1000), ("mcts:sims=16", 1000), ("mcts:sims=32", 1000)];
     let s = study(&["a"], &ladder, claim);
     let ratings = [0.0, 300.0, 600.0].map(|elo| Rating { elo, low: elo - 20.0, high: elo + 20.0 });
-    let weak = vec![None; 3];
     let run = |s: &LoadedStudy, shares: [usize; 3], n: usize| {
         let rungs = vec![shares.iter().map(|&w| games(n, [w, n - w], 40, [0, 0])).collect::<Vec<_>>()];
-        judged(s, &rungs, Some(&ratings), &weak)[0].readings[0].raw
+        let mut fixture = Fixture::new(s, &rungs);
+        fixture.ratings = Some(&ratings);
+        let result = fixture.judge().remove(0);
+        assert!(result.readings[0].measurement.contains("lack of fit"), "{:?}", result.readings[0]);
+        result.readings[0].raw
     };
     assert_eq!(run(&s, [800, 650, 520], 1000), Verdict::Supported, "70% → 65% → 52%");
     assert_eq!(run(&s, [520, 650, 800], 1000), Verdict::Contradicted, "away from ½");
@@ -185,7 +328,37 @@ fn c12_reaches_every_verdict() {
     assert_eq!(run(&few, [32, 26, 21], 40), Verdict::Supported, "a fall the data did show stands");
 }
 
-/// Two claims that hold at p ≈ 0.027 and 0.036 each hold alone, neither after Holm's correction.
+/// A trend reads every rated rung of every ladder on one scale, and the ratings' own uncertainty
+/// widens its interval: with ratings known to ± 150 Elo the same games no longer decide.
+#[test]
+fn trends_read_one_scale_and_carry_the_ratings_uncertainty() {
+    let claim = "[[claims]]\nid = \"T\"\nquote = \"q\"\ntest = { kind = \"trend\", measure = { variant = \"a\", side = \"general\" }, direction = \"falls\", margin = 0.0 }\n";
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/checkpoints/sixteen-rebels");
+    let net = format!("net:path={path},sims=8");
+    let s = study(&["a"], &[("mcts:sims=8", 400), ("mcts:sims=16", 400), (&net, 400)], claim);
+    let stats = vec![vec![
+        games(400, [300, 100], 40, [0, 0]),
+        games(400, [260, 140], 40, [0, 0]),
+        games(400, [200, 200], 40, [0, 0]),
+    ]];
+    let judge = |spread: f64| {
+        let ratings = [0.0, 100.0, 200.0].map(|elo| Rating { elo, low: elo - spread, high: elo + spread });
+        let mut fixture = Fixture::new(&s, &stats);
+        fixture.ratings = Some(&ratings);
+        fixture.judge().remove(0)
+    };
+    let sure = judge(1.0);
+    assert_eq!(sure.readings.len(), 1, "one reading over both ladders");
+    assert!(
+        sure.readings[0].rungs.contains("r0") && sure.readings[0].rungs.contains("r2"),
+        "{}",
+        sure.readings[0].rungs
+    );
+    assert_eq!(sure.readings[0].raw, Verdict::Supported);
+    assert!(!judge(150.0).readings[0].raw.decisive());
+}
+
+/// Two claims that hold at p = 0.036 and 0.028 each hold alone, neither after Holm's correction.
 #[test]
 fn holm_corrects_across_claims() {
     let claim = |id: &str, variant: &str| {
@@ -194,14 +367,8 @@ fn holm_corrects_across_claims() {
         )
     };
     let s = study(&["a", "b"], &[("mcts:sims=8", 400)], &(claim("X", "a") + &claim("Y", "b")));
-    let weak = vec![None];
-    let results = judged(
-        &s,
-        &[vec![games(400, [221, 179], 40, [0, 0])], vec![games(400, [222, 178], 40, [0, 0])]],
-        None,
-        &weak,
-    );
-    for r in &results {
+    let stats = [vec![games(400, [221, 179], 40, [0, 0])], vec![games(400, [222, 178], 40, [0, 0])]];
+    for r in &Fixture::new(&s, &stats).judge() {
         let reading = &r.readings[0];
         assert_eq!(reading.raw, Verdict::Supported, "{reading:?}");
         assert!(reading.p_value.unwrap() < 0.05, "{reading:?}");
@@ -217,21 +384,20 @@ fn the_strongest_evidence_that_is_not_weak_gives_the_verdict() {
     let claim = "[[claims]]\nid = \"C1\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }\n";
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/checkpoints/sixteen-rebels");
     let s = study(&["a"], &[("mcts:sims=8", 400), (&format!("net:path={path},sims=8"), 400)], claim);
-    let rebels_lose = games(400, [320, 80], 40, [0, 0]);
-    let rebels_win = games(400, [80, 320], 40, [0, 0]);
-    let stats = [vec![rebels_lose, rebels_win]];
-    let result = &judged(&s, &stats, None, &[None, None])[0];
+    let stats = [vec![games(400, [320, 80], 40, [0, 0]), games(400, [80, 320], 40, [0, 0])]];
+    let mut fixture = Fixture::new(&s, &stats);
+    let result = &fixture.judge()[0];
     assert_eq!((result.verdict, result.evidence), (Verdict::Supported, Some(EvidenceKind::Network)));
     assert!(
         result.note.as_deref().is_some_and(|n| n.contains("rollout ladder says contradicted")),
         "{:?}",
         result.note
     );
-    let shown_wrong = [None, Some("the tablebase says so".to_string())];
-    let result = &judged(&s, &stats, None, &shown_wrong)[0];
+    fixture.weak = vec![None, Some("the tablebase says so".to_string())];
+    let result = &fixture.judge()[0];
     assert_eq!((result.verdict, result.evidence), (Verdict::Contradicted, Some(EvidenceKind::Rollout)));
-    let all_wrong = [Some("x".to_string()), Some("y".to_string())];
-    assert_eq!(judged(&s, &stats, None, &all_wrong)[0].verdict, Verdict::Inconclusive);
+    fixture.weak = vec![Some("x".to_string()), Some("y".to_string())];
+    assert_eq!(fixture.judge()[0].verdict, Verdict::Inconclusive);
 }
 
 /// The tablebase's judgement of a rung weakens its readings only on the variants a table covers.
@@ -240,79 +406,182 @@ fn a_rung_the_tablebase_shows_wrong_is_weak_only_on_the_tables_variants() {
     let claim = "[[claims]]\nid = \"C1\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }\n";
     let s = study(&["a"], &[("mcts:sims=8", 400)], claim);
     let stats = [vec![games(400, [80, 320], 40, [0, 0])]];
-    let stats: Vec<Vec<&[GameStats]>> =
-        stats.iter().map(|v| v.iter().map(|s| s.as_slice()).collect()).collect();
-    let table_weak = [Some("the tablebase finds a forced result given up".to_string())];
-    let judge = |covered: &[bool]| {
-        let evidence = Evidence {
-            study: &s,
-            stats: stats.clone(),
-            solver: &[],
-            ratings: None,
-            weak: &[None],
-            table_weak: &table_weak,
-            covered,
-        };
-        judge_all(&evidence).remove(0)
-    };
-    let on_the_table = judge(&[true]);
+    let mut fixture = Fixture::new(&s, &stats);
+    fixture.table_weak = vec![Some("the tablebase finds a forced result given up".to_string())];
+    fixture.covered = vec![true];
+    let on_the_table = fixture.judge().remove(0);
     assert!(on_the_table.readings[0].weak.is_some());
     assert_eq!(on_the_table.evidence, None, "no verdict from a rung shown wrong");
-    let elsewhere = judge(&[false]);
+    fixture.covered = vec![false];
+    let elsewhere = fixture.judge().remove(0);
     assert_eq!((elsewhere.verdict, elsewhere.evidence), (Verdict::Supported, Some(EvidenceKind::Rollout)));
 }
 
-/// A proof outranks every sample of games.
-#[test]
-fn an_exact_value_outranks_the_ladders() {
-    let claim = "[solver]\nsimulations = 10\n[[claims]]\nid = \"C1\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }\nexact = { variant = \"a\", winner = \"rebels\" }\n";
-    let s = study(&["a"], &[("mcts:sims=8", 400)], claim);
-    let proof = SolverResult {
-        variant: "a".into(),
+fn proof(variant: &str, winner: &str, plies: u32) -> SolverResult {
+    SolverResult {
+        variant: variant.into(),
         spec: "sixteen-rebels".into(),
         method: "tablebase t.rztb".into(),
         budget: 0,
         simulations: 0,
-        proven: Some(crate::lab::store::Proven::Win("rebels".into())),
-        plies: Some(40),
+        proven: Some(crate::lab::store::Proven::Win(winner.into())),
+        plies: Some(plies),
         seconds: 0.0,
-    };
+        line: Vec::new(),
+        levels: Vec::new(),
+    }
+}
+
+/// A proof outranks every sample of games; a claim's own test is read on best play where its measures
+/// have exact values (C8: both apex readings forced Rebel wins, so the General scores 0 in both).
+#[test]
+fn an_exact_value_outranks_the_ladders() {
+    let claim = "[solver]\nsimulations = 10\n[[claims]]\nid = \"C1\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }\nexact = { variant = \"a\", winner = \"rebels\" }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 400)], claim);
     let stats = [vec![games(400, [320, 80], 40, [0, 0])]];
-    let stats: Vec<Vec<&[GameStats]>> =
-        stats.iter().map(|v| v.iter().map(|s| s.as_slice()).collect()).collect();
-    let results = judge_all(&Evidence {
-        study: &s,
-        stats: stats.clone(),
-        solver: std::slice::from_ref(&proof),
-        ratings: None,
-        weak: &[None],
-        table_weak: &[],
-        covered: &[],
-    });
-    let result = &results[0];
+    let mut fixture = Fixture::new(&s, &stats);
+    let solved = [proof("a", "rebels", 40)];
+    fixture.solver = &solved;
+    let result = fixture.judge().remove(0);
     assert_eq!((result.verdict, result.evidence), (Verdict::Supported, Some(EvidenceKind::Exact)));
     assert!(
         result.readings[0].measurement.contains("forced rebels win in 40 plies"),
         "{:?}",
         result.readings[0]
     );
-    assert_eq!(result.readings[1].raw, Verdict::Contradicted, "the rollout ladder is kept beside it");
+    assert_eq!(result.readings[1].rungs, "best play", "the claim's own test on best play");
+    assert_eq!(result.readings[1].raw, Verdict::Supported);
+    assert_eq!(
+        result.readings.last().unwrap().raw,
+        Verdict::Contradicted,
+        "the rollout ladder is kept beside it"
+    );
     assert!(result.note.as_deref().is_some_and(|n| n.contains("rollout ladder says contradicted")));
 
     // No proof within the solver's budget is no evidence: the ladder gives the verdict.
-    let unproven = SolverResult { method: "mcts-solver".into(), proven: None, plies: None, ..proof };
-    let results = judge_all(&Evidence {
-        study: &s,
-        stats,
-        solver: std::slice::from_ref(&unproven),
-        ratings: None,
-        weak: &[None],
-        table_weak: &[],
-        covered: &[],
-    });
+    let unproven =
+        [SolverResult { method: "mcts-solver".into(), proven: None, plies: None, ..proof("a", "rebels", 0) }];
+    fixture.solver = &unproven;
+    let result = fixture.judge().remove(0);
+    assert_eq!((result.verdict, result.evidence), (Verdict::Contradicted, Some(EvidenceKind::Rollout)));
+
+    let c8 = "[solver]\nsimulations = 10\n[[claims]]\nid = \"C8\"\nquote = \"q\"\ntest = { kind = \"compare\", a = { variant = \"a\", side = \"general\" }, b = { variant = \"b\", side = \"general\" }, direction = \"equal\", margin = 0.05 }\n";
+    let s = study(&["a", "b"], &[("mcts:sims=8", 400)], c8);
+    let stats = [vec![games(400, [10, 390], 40, [0, 0])], vec![games(400, [40, 360], 40, [0, 0])]];
+    let mut fixture = Fixture::new(&s, &stats);
+    let solved = [proof("a", "rebels", 40), proof("b", "rebels", 32)];
+    fixture.solver = &solved;
+    let result = fixture.judge().remove(0);
     assert_eq!(
-        (results[0].verdict, results[0].evidence),
-        (Verdict::Contradicted, Some(EvidenceKind::Rollout))
+        (result.verdict, result.evidence),
+        (Verdict::Supported, Some(EvidenceKind::Exact)),
+        "{result:?}"
     );
-    assert_eq!(results[0].readings[0].raw, Verdict::Inconclusive);
+}
+
+/// C6 and C7 read the tables: the value on the best-play line once the Rebels have lost two, and the
+/// share of positions with at most four Rebels that the Rebels win.
+#[test]
+fn conditional_measures_read_the_best_play_line_and_the_levels() {
+    use crate::lab::store::{LevelShare, LineMark};
+    let claims = "[solver]\nsimulations = 10\n[[claims]]\nid = \"C6\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\", given = { side = \"rebels\", lost_at_least = 2 } }, op = \"at_least\", value = 0.5 }\n[[claims]]\nid = \"C7\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", event = { winner = \"rebels\" }, given = { side = \"rebels\", left_at_most = 4 } }, op = \"at_most\", value = 0.1 }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 400)], claims);
+    let stats = [vec![games(400, [200, 200], 40, [0, 0])]];
+    let mut solved = proof("a", "rebels", 40);
+    solved.line = vec![LineMark {
+        ply: 7,
+        lost: [0, 2],
+        winner: Some(1),
+        plies: Some(33),
+        position: "G:c3;R:…;r".into(),
+    }];
+    solved.levels = vec![
+        LevelShare { pieces: 4, to_move: 0, wins: [993, 7], draws: 0 },
+        LevelShare { pieces: 4, to_move: 1, wins: [948, 52], draws: 0 },
+        LevelShare { pieces: 6, to_move: 0, wins: [500, 500], draws: 0 },
+    ];
+    let solved = [solved];
+    let mut fixture = Fixture::new(&s, &stats);
+    fixture.solver = &solved;
+    let results = fixture.judge();
+    let c6 = &results[0].readings[0];
+    assert_eq!((c6.kind, c6.raw), (EvidenceKind::Exact, Verdict::Supported), "{c6:?}");
+    assert!(c6.measurement.contains("after ply 7"), "{}", c6.measurement);
+    let c7 = &results[1].readings[0];
+    assert_eq!((c7.kind, c7.raw), (EvidenceKind::Exact, Verdict::Supported), "{c7:?}");
+    assert!(
+        c7.measurement.contains("2.95%") && c7.measurement.contains("general to move 0.7%"),
+        "{}",
+        c7.measurement
+    );
+}
+
+/// A decisive verdict at the top rung that the rung below does not share is not yet stable.
+#[test]
+fn a_verdict_the_rung_below_does_not_share_is_not_yet_stable() {
+    let claim = "[[claims]]\nid = \"C11\"\nquote = \"q\"\ntest = { kind = \"near\", measure = { variant = \"a\", side = \"rebels\" }, target = 0.5, margin = 0.2 }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 400), ("mcts:sims=16", 400)], claim);
+    let stable = [vec![games(400, [200, 200], 40, [0, 0]), games(400, [190, 210], 40, [0, 0])]];
+    assert_eq!(Fixture::new(&s, &stable).judge()[0].verdict, Verdict::Supported);
+    let flipping = [vec![games(400, [140, 260], 40, [0, 0]), games(400, [40, 360], 40, [0, 0])]];
+    let result = Fixture::new(&s, &flipping).judge().remove(0);
+    assert_eq!(result.readings[0].raw, Verdict::Contradicted);
+    assert_eq!(result.verdict, Verdict::NotYetStable, "{result:?}");
+    assert!(
+        result.note.as_deref().is_some_and(|n| n.contains("r0") && n.contains("supported")),
+        "{:?}",
+        result.note
+    );
+}
+
+/// A claim with a sequential design on simulated studies at a score of exactly ½ (the bound of "at
+/// least ½"), read through the claims code at each look as its cells grow: decided "supported" in at
+/// most 2.5% of studies (with the other direction, at most 5%), where reading the fixed rule at every
+/// look would not hold the error; and a real effect is still found.
+#[test]
+fn a_sequential_claim_keeps_its_type_i_error() {
+    use rand::{RngExt, SeedableRng};
+    let claim = |looks: &str| {
+        format!(
+            "[[claims]]\nid = \"S\"\nquote = \"q\"\ntest = {{ kind = \"threshold\", measure = {{ variant = \"a\", side = \"general\" }}, op = \"at_least\", value = 0.5 }}\n{looks}"
+        )
+    };
+    let sequential = study(&["a"], &[("mcts:sims=8", 100)], &claim("sequential = [1, 2, 4, 8]\n"));
+    let fixed = study(&["a"], &[("mcts:sims=8", 100)], &claim(""));
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+    let simulate = |rng: &mut rand_pcg::Pcg64Mcg, p: f64| -> (bool, bool) {
+        let all: Vec<GameStats> =
+            (0..800).map(|n| game(n, Some(usize::from(!rng.random_bool(p))), 40, [0, 0])).collect();
+        // The run grows the cells look by look until the claim stops asking.
+        let mut played = 100;
+        let sequential_supported = loop {
+            let stats = [vec![all[..played].to_vec()]];
+            let result = Fixture::new(&sequential, &stats).judge().remove(0);
+            let growth = result.growth();
+            if growth.is_empty() {
+                break result.readings[0].raw == Verdict::Supported;
+            }
+            played = growth[0].1 as usize;
+        };
+        let naive = [100, 200, 400, 800].iter().any(|&n| {
+            let stats = [vec![all[..n].to_vec()]];
+            let mut study = fixed.clone();
+            study.study.skills[0].games = n as u32;
+            Fixture::new(&study, &stats).judge()[0].readings[0].raw == Verdict::Supported
+        });
+        (sequential_supported, naive)
+    };
+    let studies = 1500;
+    let (mut errors, mut naive_errors) = (0, 0);
+    for _ in 0..studies {
+        let (s, n) = simulate(&mut rng, 0.5);
+        errors += u32::from(s);
+        naive_errors += u32::from(n);
+    }
+    let rate = errors as f64 / studies as f64;
+    // The standard error of a rate near 0.025 over 1500 studies is 0.004.
+    assert!(rate <= 0.025 + 0.012, "sequential type-I error {rate}");
+    assert!(naive_errors as f64 / studies as f64 > rate, "naive {naive_errors}, sequential {errors}");
+    let power = (0..200).filter(|_| simulate(&mut rng, 0.56).0).count();
+    assert!(power > 150, "power {power} of 200");
 }

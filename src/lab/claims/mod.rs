@@ -1,0 +1,762 @@
+//! The claims table. Each claim's test is read off every kind of evidence the study has — exact values
+//! (proofs, and best play from the tables wherever a measure has one), the network ladder, the rollout
+//! ladder — and the claim's verdict comes from the strongest of them that stronger evidence does not
+//! show wrong (exact > network > rollout), with the weaker kept beside it and a line where they
+//! disagree.
+//!
+//! How a reading becomes a verdict is decided in one place for every test ([`super::decide`]): each
+//! test kind ([`rules`]) states the condition each verdict puts on the 95% intervals; the p value is
+//! the test the rule inverts (doubled once); the games a verdict would need at the measured effect
+//! follow from the same rule. The gates are applied once, after: *insufficient data* where a
+//! conditional statistic rests on fewer than [`MIN_CONDITIONAL`] games, *underpowered* where the
+//! planned games could not have reached every verdict the test names; then Holm's correction across
+//! the study's claims on each kind of evidence; then *not yet stable* where a decisive verdict of the
+//! top rung is not the verdict of the rung below it. A claim with a sequential design is read at its
+//! looks ([`super::sequential`]) and stops at its first decisive one.
+
+mod exact;
+mod read;
+mod rules;
+mod trend;
+
+pub use read::{Unit, filter_words, measure_words, show, show_mean};
+pub use trend::pair_units;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::analysis::GameStats;
+use super::decide::{Side, Strength, games_to_decide, power_quantile};
+use super::ratings::Rating;
+use super::schedule::{cell_id, fnv1a};
+use super::sequential::{Design, follow};
+use super::stats::{ALPHA, holm, normal_quantile};
+use super::store::SolverResult;
+use super::study::{Amendment, Claim, ClaimTest, EvidenceKind, Ladder, LoadedStudy, Measure};
+use read::Measured;
+use rules::{Plan, Test};
+
+/// Qualifying games a conditional statistic needs.
+pub const MIN_CONDITIONAL: u32 = 30;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Supported,
+    Contradicted,
+    Inconclusive,
+    Underpowered,
+    InsufficientData,
+    /// The top rung's decisive verdict is not the rung below's.
+    NotYetStable,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Supported => "supported",
+            Verdict::Contradicted => "contradicted",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Underpowered => "underpowered",
+            Verdict::InsufficientData => "insufficient data",
+            Verdict::NotYetStable => "not yet stable",
+        }
+    }
+
+    pub fn decisive(self) -> bool {
+        matches!(self, Verdict::Supported | Verdict::Contradicted)
+    }
+
+    fn of(side: Side) -> Verdict {
+        match side {
+            Side::Support => Verdict::Supported,
+            Side::Contradict => Verdict::Contradicted,
+        }
+    }
+}
+
+/// One kind of evidence's answer to a claim.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    pub kind: EvidenceKind,
+    /// The rungs read (labels), or what the exact value is.
+    #[serde(default)]
+    pub rungs: String,
+    /// The numbers it read.
+    pub measurement: String,
+    pub raw: Verdict,
+    /// The p value (twice the one-sided level of the rule's test; stagewise for a sequential design);
+    /// none for a proof.
+    pub p_value: Option<f64>,
+    /// The verdict after Holm's correction across the claims read on this kind of evidence.
+    pub adjusted: Verdict,
+    /// How the measure moves over the measured ratings.
+    pub trend: Option<String>,
+    /// Why this evidence is weak, where stronger evidence shows its agents wrong.
+    pub weak: Option<String>,
+    /// Games per cell read; the games per cell a fixed design would need to reach the verdict the data
+    /// lean to with power 0.8 at the measured effect; the smallest effect the games read detect.
+    #[serde(default)]
+    pub games: Option<f64>,
+    #[serde(default)]
+    pub to_decide: Option<f64>,
+    #[serde(default)]
+    pub detectable: Option<String>,
+    /// Where a sequential reading stopped.
+    #[serde(default)]
+    pub look: Option<String>,
+    /// The same test on the rung below the top.
+    #[serde(default)]
+    pub below: Option<Below>,
+    /// Cells a sequential reading needs grown for its next look (cell id, games).
+    #[serde(skip)]
+    pub next: Vec<(String, u32)>,
+}
+
+/// A reading of the rung below the top: a decisive verdict must hold there too to be stable.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Below {
+    pub rung: String,
+    pub measurement: String,
+    pub raw: Verdict,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimResult {
+    pub id: String,
+    pub who: String,
+    pub quote: String,
+    pub definition: String,
+    /// The test in words, and the decision rule the code applies.
+    pub test: String,
+    pub rule: String,
+    /// Set where the reading is the lab's own, not the source's: why.
+    #[serde(default)]
+    pub lab_reading: Option<String>,
+    /// Looks of a sequential design (multiples of the planned games) and their boundary quantiles.
+    #[serde(default)]
+    pub sequential: Option<String>,
+    /// Every reading, strongest evidence first.
+    pub readings: Vec<Reading>,
+    /// The claim's verdict: the strongest reading's (after Holm), or inconclusive when only weak
+    /// evidence answered.
+    pub verdict: Verdict,
+    pub evidence: Option<EvidenceKind>,
+    /// Where the evidence disagrees, or why the verdict stands as it does.
+    pub note: Option<String>,
+    /// A fingerprint of the claim's reading, rule and evidence ([`super::amendments`]).
+    #[serde(default)]
+    pub print: String,
+    /// Changes after the study had games, with the verdict before each.
+    #[serde(default)]
+    pub amendments: Vec<Amendment>,
+}
+
+impl ClaimResult {
+    /// Cells the verdict-giving reading needs grown (sequential designs only).
+    pub fn growth(&self) -> Vec<(String, u32)> {
+        let from = self.evidence;
+        self.readings
+            .iter()
+            .filter(|r| Some(r.kind) == from && r.weak.is_none())
+            .flat_map(|r| r.next.clone())
+            .collect()
+    }
+}
+
+/// One cross-play cell's games: rung `a` (agent A, side `i % 2` in game `i`) against rung `b`.
+pub struct PairGames<'a> {
+    pub a: usize,
+    pub b: usize,
+    pub stats: &'a [GameStats],
+}
+
+/// What the claims read.
+pub struct Evidence<'a> {
+    pub study: &'a LoadedStudy,
+    /// Every rung's own cell by id ([`cell_id`]): its games in the order played.
+    pub cells: BTreeMap<String, &'a [GameStats]>,
+    /// The rungs' cross-play.
+    pub pairs: Vec<PairGames<'a>>,
+    /// Exact values: the tablebase's or the MCTS-solver's, one per variant at most.
+    pub solver: &'a [SolverResult],
+    /// Each rung's measured rating, where the rungs played each other.
+    pub ratings: Option<&'a [Rating]>,
+    /// For each rung, why stronger evidence shows it wrong, if it does: everywhere (`weak`: a rung of a
+    /// stronger kind beats it), or on the variants a tablebase covers (`table_weak`, `covered`).
+    pub weak: &'a [Option<String>],
+    pub table_weak: &'a [Option<String>],
+    pub covered: &'a [bool],
+}
+
+impl<'a> Evidence<'a> {
+    /// The games of rung `skill`'s own cell on `variant`.
+    pub fn games(&self, variant: usize, skill: usize) -> Option<&'a [GameStats]> {
+        let id = cell_id(&self.study.study.variants[variant].name, &self.study.labels[skill]);
+        self.cells.get(&id).copied()
+    }
+
+    /// Why the readings of rung `skill` on `test` are weak, if they are.
+    fn weakness(&self, skill: usize, test: &ClaimTest) -> Option<String> {
+        let on_covered = test_variants(test)
+            .iter()
+            .any(|v| self.study.variant_index(v).is_some_and(|i| self.covered.get(i) == Some(&true)));
+        let table = self.table_weak.get(skill).cloned().flatten().filter(|_| on_covered);
+        self.weak.get(skill).cloned().flatten().or(table)
+    }
+
+    /// The games planned for rung `skill`'s cells.
+    fn planned(&self, skill: usize) -> f64 {
+        self.study.study.skills[skill].games as f64
+    }
+
+    /// The rung a measure names on `ladder`: `top` its strongest, a label of its own, or `bottom`:
+    /// the study's weakest rated rung (on whichever ladder; its ladder's first without ratings).
+    fn rung(&self, ladder: &Ladder, m: &Measure) -> Option<usize> {
+        match (m.skill.as_deref(), self.ratings) {
+            (Some("bottom"), Some(ratings)) => {
+                let bottom = (0..ratings.len()).min_by(|&a, &b| ratings[a].elo.total_cmp(&ratings[b].elo))?;
+                ladder.rungs.contains(&bottom).then_some(bottom)
+            }
+            (skill, _) => ladder.rung(skill, &self.study.labels),
+        }
+    }
+}
+
+/// The variants a claim's test reads.
+fn test_variants(test: &ClaimTest) -> Vec<&str> {
+    match test {
+        ClaimTest::Threshold { measure, .. }
+        | ClaimTest::Near { measure, .. }
+        | ClaimTest::Trend { measure, .. } => {
+            vec![measure.variant.as_str()]
+        }
+        ClaimTest::Compare { a, b, .. } | ClaimTest::CloserToHalf { a, b } => {
+            vec![a.variant.as_str(), b.variant.as_str()]
+        }
+        ClaimTest::Solver { variant, .. } => vec![variant.as_str()],
+    }
+}
+
+/// The measures of a level test (every kind but trends and proofs).
+pub fn level_measures(test: &ClaimTest) -> Vec<&Measure> {
+    match test {
+        ClaimTest::Threshold { measure, .. } | ClaimTest::Near { measure, .. } => vec![measure],
+        ClaimTest::Compare { a, b, .. } | ClaimTest::CloserToHalf { a, b } => vec![a, b],
+        ClaimTest::Trend { .. } | ClaimTest::Solver { .. } => Vec::new(),
+    }
+}
+
+/// A level test on measured numbers (one per measure; a threshold at every rung takes several).
+fn level_test<'m>(test: &ClaimTest, ms: &'m [Measured], plan: &Plan) -> Test<'m> {
+    match test {
+        ClaimTest::Threshold { op, value, .. } => rules::threshold(ms, *op, *value, plan),
+        ClaimTest::Near { target, margin, .. } => rules::near(&ms[0], *target, *margin, plan),
+        ClaimTest::Compare { direction, margin, .. } => {
+            rules::compare(&ms[0], &ms[1], *direction, *margin, plan)
+        }
+        ClaimTest::CloserToHalf { .. } => rules::closer(&ms[0], &ms[1]),
+        ClaimTest::Trend { .. } | ClaimTest::Solver { .. } => unreachable!("not a level test"),
+    }
+}
+
+/// The outcome of a test at one look: its verdict before the gates, strength and p value.
+struct Decided {
+    raw: Verdict,
+    p_value: f64,
+    strength: Strength,
+}
+
+/// Reads a test at boundary quantile `c` with no sequential design.
+fn decide_fixed(test: &Test) -> Decided {
+    let strength = Strength::of(&|side: Side, z: f64| (test.rule)(side, z));
+    let (side, z) = strength.leaning();
+    let tests = if side == Side::Contradict { test.contradict_tests } else { 1.0 };
+    let p_value = (tests * super::decide::p_value(z)).min(1.0);
+    let raw = if p_value <= ALPHA { Verdict::of(side) } else { Verdict::Inconclusive };
+    Decided { raw, p_value, strength }
+}
+
+/// The gates, once for every test: insufficient data, then underpowered for an undecided reading that
+/// the planned games could not have decided every way.
+fn gate(raw: Verdict, test: &Test) -> Verdict {
+    if test.insufficient {
+        Verdict::InsufficientData
+    } else if !test.reachable && !raw.decisive() {
+        Verdict::Underpowered
+    } else {
+        raw
+    }
+}
+
+/// The power statements of a statistic with standard error `se` read on `games` games per cell with
+/// leaning strength `z`: the games per cell a fixed design would need for that verdict (power 0.8,
+/// each of `tests` one-sided tests at 2.5% / `tests`), and the smallest effect these games detect.
+fn power(
+    games: f64,
+    independent: f64,
+    se: f64,
+    unit: &Unit,
+    z: f64,
+    tests: f64,
+) -> (Option<f64>, Option<String>) {
+    let needed_z =
+        normal_quantile(1.0 - 0.025 / tests.max(1.0)) + (power_quantile() - normal_quantile(0.975));
+    // Where most games repeat one another (no opening, deterministic agents) more of them add nothing.
+    let grows = independent >= 0.5;
+    let to_decide = games_to_decide(games, z)
+        .filter(|_| grows)
+        .map(|g| (g * (needed_z / power_quantile()).powi(2)).ceil());
+    let detectable = (se.is_finite() && se > 0.0).then(|| unit.show(needed_z * se));
+    (to_decide, detectable)
+}
+
+/// Judges every claim of the study, with Holm's correction across the claims read on each kind of
+/// evidence.
+pub fn judge_all(evidence: &Evidence) -> Vec<ClaimResult> {
+    let mut results: Vec<ClaimResult> =
+        evidence.study.study.claims.iter().map(|c| judge(evidence, c)).collect();
+    for kind in [EvidenceKind::Rollout, EvidenceKind::Network, EvidenceKind::Exact] {
+        let tested: Vec<(usize, usize, f64)> = results
+            .iter()
+            .enumerate()
+            .flat_map(|(c, r)| r.readings.iter().enumerate().map(move |(i, reading)| (c, i, reading)))
+            .filter(|(_, _, reading)| reading.kind == kind)
+            .filter_map(|(c, i, reading)| reading.p_value.map(|p| (c, i, p)))
+            .collect();
+        let adjusted = holm(&tested.iter().map(|t| t.2).collect::<Vec<_>>());
+        for ((c, i, _), p) in tested.into_iter().zip(adjusted) {
+            let reading = &mut results[c].readings[i];
+            reading.adjusted =
+                if reading.raw.decisive() && p > ALPHA { Verdict::Inconclusive } else { reading.raw };
+        }
+    }
+    for result in &mut results {
+        headline(result);
+    }
+    results
+}
+
+/// Judges one claim on every kind of evidence (the verdict is set by [`judge_all`]).
+fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
+    let study = evidence.study;
+    let design = claim.sequential.as_deref().map(Design::cached);
+    let mut readings = evidence.exact_readings(claim);
+    match &claim.test {
+        ClaimTest::Trend { .. } => readings.extend(trend_reading(evidence, claim, design.as_deref())),
+        ClaimTest::Solver { .. } => {}
+        test => {
+            for ladder in study.ladders.iter().rev() {
+                readings.extend(ladder_reading(evidence, ladder, design.as_deref(), test));
+            }
+        }
+    }
+    readings.sort_by_key(|r| std::cmp::Reverse(r.kind));
+    let (test, rule) = describe(&claim.test);
+    ClaimResult {
+        id: claim.id.clone(),
+        who: claim.who.clone(),
+        quote: claim.quote.clone(),
+        definition: claim.definition.clone(),
+        test,
+        rule,
+        lab_reading: claim.lab_reading.clone(),
+        sequential: design.as_deref().map(describe_design),
+        readings,
+        verdict: Verdict::Inconclusive,
+        evidence: None,
+        note: None,
+        print: super::amendments::claim_print(claim),
+        amendments: Vec::new(),
+    }
+}
+
+/// `looks at 1×, 2×, 4× the planned games; boundaries z = 4.3, 2.9, 2.0`.
+fn describe_design(design: &Design) -> String {
+    let looks: Vec<String> = design.looks.iter().map(|l| format!("{l}×")).collect();
+    let bounds: Vec<String> = design.boundaries.iter().map(|c| format!("{c:.2}")).collect();
+    format!(
+        "group-sequential, looks at {} the planned games, O'Brien–Fleming-type alpha spending (Lan–DeMets), boundaries z = {}",
+        looks.join(", "),
+        bounds.join(", ")
+    )
+}
+
+/// A level test read on one ladder: at its rung (the top unless the measure names one; every rung for
+/// a threshold at every skill), at the claim's looks where it has a sequential design.
+fn ladder_reading(
+    evidence: &Evidence,
+    ladder: &Ladder,
+    design: Option<&Design>,
+    test: &ClaimTest,
+) -> Option<Reading> {
+    let measures = level_measures(test);
+    let every = matches!(test, ClaimTest::Threshold { every_skill: true, .. });
+    let rungs: Vec<Vec<usize>> = if every {
+        vec![ladder.rungs.clone()]
+    } else {
+        vec![measures.iter().map(|m| evidence.rung(ladder, m)).collect::<Option<Vec<_>>>()?]
+    };
+    let rungs = &rungs[0];
+    // The first `multiple` × planned games of each cell; all of them must be there when `whole`.
+    let read = |multiple: f64, whole: bool| -> Option<Vec<Measured>> {
+        let pairs: Vec<(&Measure, usize)> = if every {
+            rungs.iter().map(|&r| (measures[0], r)).collect()
+        } else {
+            measures.iter().copied().zip(rungs.iter().copied()).collect()
+        };
+        pairs
+            .iter()
+            .map(|&(m, r)| {
+                let games = (evidence.planned(r) * multiple).round() as usize;
+                let measured = evidence.measure(m, r, games)?;
+                (!whole || measured.games as usize >= games).then_some(measured)
+            })
+            .collect()
+    };
+    let top = *rungs.iter().max_by_key(|&&r| ladder.rungs.iter().position(|&x| x == r))?;
+    let planned_last = design.map_or(1.0, |d| *d.looks.last().expect("a look"));
+    let plan = Plan { games: evidence.planned(top) * planned_last };
+    let mut labels: Vec<&str> = rungs.iter().map(|&r| evidence.study.labels[r].as_str()).collect();
+    labels.dedup();
+    let labels = labels.join(", ");
+    let at_top = measures.iter().all(|m| matches!(m.skill.as_deref(), None | Some("top")));
+    let mut reading = match design {
+        None => {
+            let ms = read(1.0, false)?;
+            fixed_reading(ladder.kind, labels, &level_test(test, &ms, &plan))
+        }
+        Some(design) => sequential_reading(ladder.kind, labels, design, &|k| {
+            read(design.looks[k], true).map(|ms| {
+                let cells: Vec<(String, u32)> = grow_cells(evidence, &measures, rungs, design, k);
+                (level_test(test, &ms, &plan).into_owned_parts(), cells)
+            })
+        })?,
+    };
+    reading.weak = if at_top { evidence.weakness(top, test) } else { None };
+    if at_top && !every {
+        reading.below = below_reading(evidence, ladder, test, &measures);
+    }
+    Some(reading)
+}
+
+/// The cells a level test reads at look `k + 1`, with the games that look needs.
+fn grow_cells(
+    evidence: &Evidence,
+    measures: &[&Measure],
+    rungs: &[usize],
+    design: &Design,
+    k: usize,
+) -> Vec<(String, u32)> {
+    let Some(next) = design.looks.get(k + 1) else { return Vec::new() };
+    measures
+        .iter()
+        .zip(rungs.iter().cycle())
+        .map(|(m, &r)| {
+            let id = cell_id(&m.variant, &evidence.study.labels[r]);
+            (id, (evidence.planned(r) * next).round() as u32)
+        })
+        .collect()
+}
+
+/// The test on the rung below the top of `ladder`, at its planned games.
+fn below_reading(
+    evidence: &Evidence,
+    ladder: &Ladder,
+    test: &ClaimTest,
+    measures: &[&Measure],
+) -> Option<Below> {
+    let below = *ladder.rungs.iter().rev().nth(1)?;
+    let ms: Vec<Measured> = measures
+        .iter()
+        .map(|m| evidence.measure(m, below, evidence.planned(below) as usize))
+        .collect::<Option<_>>()?;
+    let plan = Plan { games: evidence.planned(below) };
+    let t = level_test(test, &ms, &plan);
+    Some(Below {
+        rung: evidence.study.labels[below].clone(),
+        measurement: t.text.clone(),
+        raw: gate(decide_fixed(&t).raw, &t),
+    })
+}
+
+/// A reading with a single look.
+fn fixed_reading(kind: EvidenceKind, rungs: String, test: &Test) -> Reading {
+    let decided = decide_fixed(test);
+    let (side, z) = decided.strength.leaning();
+    let tests = if side == Side::Contradict { test.contradict_tests } else { 1.0 };
+    let (to_decide, detectable) = power(test.games, test.independent, test.se, &test.unit, z, tests);
+    let raw = gate(decided.raw, test);
+    Reading {
+        kind,
+        rungs,
+        measurement: test.text.clone(),
+        raw,
+        p_value: Some(decided.p_value),
+        adjusted: raw,
+        trend: None,
+        weak: None,
+        games: Some(test.games),
+        to_decide,
+        detectable,
+        look: None,
+        below: None,
+        next: Vec::new(),
+    }
+}
+
+/// A test's numbers at one look, without the borrow of its measures.
+pub struct Owned {
+    text: String,
+    strength: Strength,
+    games: f64,
+    independent: f64,
+    se: f64,
+    unit: Unit,
+    reachable: bool,
+    insufficient: bool,
+}
+
+impl Test<'_> {
+    fn into_owned_parts(self) -> Owned {
+        Owned {
+            strength: Strength::of(&|side: Side, z: f64| (self.rule)(side, z)),
+            text: self.text,
+            games: self.games,
+            independent: self.independent,
+            se: self.se,
+            unit: self.unit,
+            reachable: self.reachable,
+            insufficient: self.insufficient,
+        }
+    }
+}
+
+/// A test at one look, and the cells the next look needs grown (id, games).
+type Look = (Owned, Vec<(String, u32)>);
+
+/// A reading at a sequential design's looks: `at(k)` is the test at look `k` and the cells look `k + 1`
+/// would need (`None` where look `k`'s games are not all played yet).
+fn sequential_reading(
+    kind: EvidenceKind,
+    rungs: String,
+    design: &Design,
+    at: &dyn Fn(usize) -> Option<Look>,
+) -> Option<Reading> {
+    let looks: Vec<Option<Look>> = (0..design.looks.len()).map(at).collect();
+    let stop = follow(design, |k| looks[k].as_ref().map(|(o, _)| o.strength.leaning().1))?;
+    let (owned, next) = looks[stop.look].as_ref().expect("the look it stopped at was read");
+    let (side, _) = owned.strength.leaning();
+    let last = stop.look + 1 == design.looks.len();
+    let decided = if stop.crossed { Verdict::of(side) } else { Verdict::Inconclusive };
+    let gated = if owned.insufficient {
+        Verdict::InsufficientData
+    } else if !owned.reachable && !decided.decisive() {
+        Verdict::Underpowered
+    } else {
+        decided
+    };
+    let (to_decide, detectable) = power(owned.games, owned.independent, owned.se, &owned.unit, stop.z, 1.0);
+    let state = match (stop.crossed, last) {
+        (true, _) => "decided",
+        (false, true) => "the last look, undecided",
+        (false, false) => "undecided; the next look is still to play",
+    };
+    Some(Reading {
+        kind,
+        rungs,
+        measurement: owned.text.clone(),
+        raw: gated,
+        p_value: Some((2.0 * stop.p_one_sided).min(1.0)),
+        adjusted: gated,
+        trend: None,
+        weak: None,
+        games: Some(owned.games),
+        to_decide,
+        detectable,
+        look: Some(format!(
+            "look {} of {} ({}× the planned games, boundary z = {:.2}, statistic z = {:.2}): {state}",
+            stop.look + 1,
+            design.looks.len(),
+            design.looks[stop.look],
+            design.boundaries[stop.look],
+            stop.z
+        )),
+        below: None,
+        next: if stop.crossed || last { Vec::new() } else { next.clone() },
+    })
+}
+
+/// A trend claim over every rated rung of the study, on one scale.
+fn trend_reading(evidence: &Evidence, claim: &Claim, design: Option<&Design>) -> Option<Reading> {
+    let ClaimTest::Trend { measure, direction, margin, toward_half } = &claim.test else { return None };
+    let rungs = evidence.trend_rungs();
+    let kind = rungs
+        .iter()
+        .map(|&r| EvidenceKind::of(&evidence.study.agents[r]))
+        .max()
+        .unwrap_or(EvidenceKind::Rollout);
+    let labels = format!(
+        "every rated rung ({})",
+        rungs.iter().map(|&r| evidence.study.labels[r].as_str()).collect::<Vec<_>>().join(", ")
+    );
+    let seed = evidence.study.study.seed ^ fnv1a(&claim.id);
+    let planned_last = design.map_or(1.0, |d| *d.looks.last().expect("a look"));
+    let planned = rungs.iter().map(|&r| evidence.planned(r)).fold(f64::INFINITY, f64::min) * planned_last;
+    let at = |multiple: f64| {
+        let games = |r: usize| (evidence.planned(r) * multiple).round() as usize;
+        if rungs
+            .iter()
+            .any(|&r| evidence.games(measure.resolved().variant, r).is_none_or(|g| g.len() < games(r)))
+        {
+            return None;
+        }
+        evidence.slope(measure, *toward_half, &games, seed)
+    };
+    let Some(design) = design else {
+        let Some(slope) = at(1.0) else {
+            return Some(no_slope(kind, labels));
+        };
+        let test = rules::trend(&slope.spread, slope.text.clone(), *direction, *margin, slope.games, planned);
+        return Some(fixed_reading(kind, labels, &test));
+    };
+    let variant = measure.resolved().variant;
+    sequential_reading(kind, labels.clone(), design, &|k| {
+        let slope = at(design.looks[k])?;
+        let test = rules::trend(&slope.spread, slope.text.clone(), *direction, *margin, slope.games, planned);
+        let next = design.looks.get(k + 1).map_or(Vec::new(), |next| {
+            let own = rungs.iter().map(|&r| {
+                (
+                    cell_id(&evidence.study.study.variants[variant].name, &evidence.study.labels[r]),
+                    (evidence.planned(r) * next).round() as u32,
+                )
+            });
+            let cross = evidence.study.study.ratings.iter().flat_map(|settings| {
+                evidence.pairs.iter().map(move |p| {
+                    let id =
+                        format!("ratings@{}-vs-{}", evidence.study.labels[p.a], evidence.study.labels[p.b]);
+                    (id, (settings.games as f64 * next).round() as u32)
+                })
+            });
+            own.chain(cross).collect()
+        });
+        Some((test.into_owned_parts(), next))
+    })
+}
+
+fn no_slope(kind: EvidenceKind, rungs: String) -> Reading {
+    Reading {
+        kind,
+        rungs,
+        measurement: "no slope: fewer than two rated rungs (the rungs did not play each other)".to_string(),
+        raw: Verdict::Inconclusive,
+        p_value: None,
+        adjusted: Verdict::Inconclusive,
+        trend: None,
+        weak: None,
+        games: None,
+        to_decide: None,
+        detectable: None,
+        look: None,
+        below: None,
+        next: Vec::new(),
+    }
+}
+
+/// The claim's verdict from its strongest reading that is not weak, and a note where readings
+/// disagree, where only weak evidence answered, or where the top two rungs differ.
+fn headline(result: &mut ClaimResult) {
+    // An exact reading without a proof (no table, the solver's budget spent) is no evidence at all.
+    let strongest = result
+        .readings
+        .iter()
+        .find(|r| r.weak.is_none() && (r.kind != EvidenceKind::Exact || r.raw.decisive()));
+    let Some(best) = strongest else {
+        result.verdict = Verdict::Inconclusive;
+        result.evidence = None;
+        if result.readings.iter().any(|r| r.weak.is_some()) {
+            result.note =
+                Some("only evidence from agents shown wrong by stronger evidence answered".to_string());
+        }
+        return;
+    };
+    result.verdict = best.adjusted;
+    result.evidence = Some(best.kind);
+    let mut notes = Vec::new();
+    if let Some(below) = best.below.as_ref().filter(|b| best.adjusted.decisive() && b.raw != best.raw) {
+        result.verdict = Verdict::NotYetStable;
+        notes.push(format!(
+            "the top rung ({}) says {}, the rung below ({}) {}: {}",
+            best.rungs,
+            best.adjusted.as_str(),
+            below.rung,
+            below.raw.as_str(),
+            below.measurement
+        ));
+    }
+    let disagreeing: Vec<String> = result
+        .readings
+        .iter()
+        .filter(|r| r.kind != best.kind && r.adjusted.decisive() && r.adjusted != best.adjusted)
+        .map(|r| format!("the {} says {}", r.kind.as_str(), r.adjusted.as_str()))
+        .collect();
+    if !disagreeing.is_empty() {
+        let word = if best.adjusted.decisive() { "disagrees" } else { "decides otherwise" };
+        notes.push(format!("other evidence {word}: {}", disagreeing.join("; ")));
+    }
+    result.note = (!notes.is_empty()).then(|| notes.join("; "));
+}
+
+/// The test in words and its decision rule, from the same code that applies it ([`rules`]).
+fn describe(test: &ClaimTest) -> (String, String) {
+    match test {
+        ClaimTest::Threshold { measure, op, value, every_skill } => {
+            let word = if *op == super::study::Op::AtLeast { "≥" } else { "≤" };
+            let mut words = measure_words(measure);
+            if *every_skill {
+                words = format!("{} at every rung", words.trim_end_matches(" at top"));
+            }
+            (format!("{words} {word} {value}"), rules::threshold_words(*op, *value, *every_skill))
+        }
+        ClaimTest::Near { measure, target, margin } => (
+            format!("{} within {target} ± {margin}", measure_words(measure)),
+            rules::near_words(*target, *margin),
+        ),
+        ClaimTest::Compare { a, b, direction, margin } => {
+            let margin_words = if *margin > 0.0 { format!(" (margin ± {margin})") } else { String::new() };
+            let word = match direction {
+                super::study::Direction::Greater => "greater than",
+                super::study::Direction::Less => "less than",
+                super::study::Direction::Different => "different from",
+                super::study::Direction::Equal => "equal to",
+            };
+            (
+                format!("{} {word} {}{margin_words}", measure_words(a), measure_words(b)),
+                rules::compare_words(*direction, *margin),
+            )
+        }
+        ClaimTest::CloserToHalf { a, b } => {
+            (format!("{} closer to 50% than {}", measure_words(a), measure_words(b)), rules::closer_words())
+        }
+        ClaimTest::Trend { measure, direction, toward_half, margin } => {
+            let what = if *toward_half {
+                format!("distance from 50% of the {}", measure_words(measure))
+            } else {
+                measure_words(measure)
+            };
+            let way = if *direction == super::study::TrendDirection::Falls { "falls" } else { "rises" };
+            (format!("{what} {way} with measured skill"), rules::trend_words(*direction, *margin))
+        }
+        ClaimTest::Solver { variant, winner, max_plies } => {
+            let limit = max_plies.map_or(String::new(), |p| format!(" within {p} plies"));
+            (
+                format!("the start of `{variant}` is a forced {winner} win{limit}"),
+                "a proof: the tablebase where one covers the rules, else the MCTS-solver".to_string(),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,174 @@
+//! What a claim reads from the games: one measure of one cell as a [`Spread`] (its estimate and
+//! interval family) with a line of text, over the first games of the cell that the reading's design
+//! allows.
+
+use super::super::aggregate::{matches, metric_mean, rate, side_score};
+use super::super::analysis::GameStats;
+use super::super::decide::Spread;
+use super::super::stats::{Estimate, Interval, student_t_quantile};
+use super::super::study::{Filter, Measure, Metric, Quantity};
+use super::Evidence;
+
+/// A measured number.
+pub struct Measured {
+    pub spread: Spread,
+    pub text: String,
+    /// The games of the cell it was read on, and the games its estimate is taken over (fewer with
+    /// `given`).
+    pub games: f64,
+    pub qualifying: u32,
+    /// Set for statistics over a subset of games (`given`).
+    pub conditional: bool,
+    pub unit: Unit,
+}
+
+impl Measured {
+    /// The share of the games read that count as independent (1 for a mean, whose clusters are its
+    /// own matter, and for exact values).
+    pub fn independent(&self) -> f64 {
+        match self.spread {
+            Spread::Proportion { n, .. } if !self.conditional && self.games > 0.0 => {
+                (n / self.games).min(1.0)
+            }
+            _ => 1.0,
+        }
+    }
+}
+
+/// How a statistic's differences are printed: points of a percentage, or the metric's own units.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unit {
+    Points,
+    Of(String),
+}
+
+impl Unit {
+    /// `x` in this unit: "4.3 points", "9.9 plies".
+    pub fn show(&self, x: f64) -> String {
+        match self {
+            Unit::Points => format!("{:.1} points", 100.0 * x),
+            Unit::Of(name) => format!("{x:.2} {name}"),
+        }
+    }
+
+    /// The unit of a per-game metric.
+    fn of(metric: &Metric) -> Unit {
+        Unit::Of(
+            match metric {
+                Metric::Plies => "plies",
+                Metric::Decisive => "decisive games per game",
+                Metric::Lost(_) | Metric::Left(_) | Metric::EarlyLost(_) => "pieces",
+                Metric::Feature(name) => name.as_str(),
+            }
+            .to_string(),
+        )
+    }
+}
+
+impl Evidence<'_> {
+    /// Measure `m` on rung `skill`, over the first `games` games of its cell; `None` when the cell is
+    /// not there.
+    pub fn measure(&self, m: &Measure, skill: usize, games: usize) -> Option<Measured> {
+        let r = m.resolved();
+        let all = self.games(r.variant, skill)?;
+        let all = &all[..games.min(all.len())];
+        let subset: Vec<GameStats> =
+            all.iter().filter(|g| r.given.as_ref().is_none_or(|f| matches(g, f))).cloned().collect();
+        let at = format!("{}@{}", m.variant, self.study.labels[skill]);
+        let given = if m.given.is_some() {
+            format!(" given {}", filter_words(m.given.as_ref()))
+        } else {
+            String::new()
+        };
+        let words = |e: &Estimate| format!("(n={}{})", e.n, independent(e));
+        let (spread, unit, text, n) = match &r.quantity {
+            Quantity::Score(side) => {
+                let e = side_score(&subset, *side);
+                let name = m.side.as_deref().unwrap_or_default();
+                (
+                    proportion(&e),
+                    Unit::Points,
+                    format!("{name} score{given} {at} {} {}", show(e.interval), words(&e)),
+                    e.n,
+                )
+            }
+            Quantity::Mean(metric) => {
+                let e = metric_mean(&subset, metric);
+                let name = m.metric.as_deref().unwrap_or_default();
+                let text = format!("mean {name}{given} {at} {} {}", show_mean(e.interval), words(&e));
+                (mean(&e), Unit::of(metric), text, e.n)
+            }
+            Quantity::Rate(event) => {
+                let e = rate(&subset, event, None);
+                let hits = subset.iter().filter(|g| matches(g, event)).count();
+                let text = format!(
+                    "rate {}{given} {at} {hits}/{} = {}{}",
+                    filter_words(m.event.as_ref()),
+                    e.n,
+                    show(e.interval),
+                    independent(&e)
+                );
+                (proportion(&e), Unit::Points, text, e.n)
+            }
+        };
+        Some(Measured {
+            spread,
+            text,
+            games: all.len() as f64,
+            qualifying: n,
+            conditional: m.given.is_some(),
+            unit,
+        })
+    }
+}
+
+/// A proportion estimated over clustered games: Wilson's interval on the effective number.
+fn proportion(e: &Estimate) -> Spread {
+    Spread::Proportion { successes: e.interval.estimate * e.effective_n, n: e.effective_n }
+}
+
+/// A mean over clustered games: Student's t on the clusters, its standard error read back from the
+/// interval.
+fn mean(e: &Estimate) -> Spread {
+    let df = (e.clusters as f64 - 1.0).max(0.0);
+    let half = e.interval.high - e.interval.estimate;
+    if df < 1.0 || !half.is_finite() {
+        return Spread::Mean { mean: e.interval.estimate, se: f64::INFINITY, df: 1.0 };
+    }
+    Spread::Mean { mean: e.interval.estimate, se: half / student_t_quantile(0.975, df), df }
+}
+
+/// `, 372 independent` where games repeat or share openings, nothing otherwise.
+fn independent(e: &Estimate) -> String {
+    if e.effective_n < e.n as f64 - 1.5 {
+        format!(", {:.0} independent", e.effective_n)
+    } else {
+        String::new()
+    }
+}
+
+pub fn show(i: Interval) -> String {
+    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * i.estimate, 100.0 * i.low, 100.0 * i.high)
+}
+
+pub fn show_mean(i: Interval) -> String {
+    format!("{:.2} [{:.2}, {:.2}]", i.estimate, i.low, i.high)
+}
+
+pub fn filter_words(f: Option<&Filter>) -> String {
+    f.map_or(String::new(), |f| toml::to_string(f).unwrap_or_default().trim().replace('\n', ", "))
+}
+
+/// The measure in words, for the test's description.
+pub fn measure_words(m: &Measure) -> String {
+    let skill = m.skill.as_deref().unwrap_or("top");
+    let given =
+        m.given.as_ref().map_or(String::new(), |g| format!(" among games with {}", filter_words(Some(g))));
+    if let Some(side) = &m.side {
+        format!("score of {side}{given} in {} at {skill}", m.variant)
+    } else if let Some(name) = &m.metric {
+        format!("mean {name}{given} in {} at {skill}", m.variant)
+    } else {
+        format!("share of games with {}{given} in {} at {skill}", filter_words(m.event.as_ref()), m.variant)
+    }
+}
