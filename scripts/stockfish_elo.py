@@ -1,28 +1,28 @@
 #!/usr/bin/env python3
 """Places a rebel-zero chess agent on Stockfish's Elo scale: plays it (through `rebel-zero uci`) against
-Debian's `stockfish` at fixed UCI_Elo levels, colours alternating, and prints each level's score and
-the agent's Elo estimate with a 95% likelihood interval.
+Debian's `stockfish` at several UCI_Elo levels under a game clock, each opening of a balanced suite
+(chess_openings.py) twice with colours swapped, and fits one rating to every game by maximum likelihood
+(a draw half a win), with the 95% likelihood interval (−2 Δ log L ≤ 3.84).
 
-    python3 scripts/stockfish_elo.py --agent mcts:sims=400 --levels 1350,1600 --games 10
+    python3 scripts/stockfish_elo.py --agent ab --levels 1350,1700,2000,2300 --pairs 25 --tc 5+0.05 --out runs/elo-ab
+
+writes `results.json` (every game: level, opening, colour, score, reason, plies), `games.pgn` and the
+fit, and prints a summary. Games lost on time are counted and reported.
 
 Set-up: `apt-get install stockfish` and `pip install chess` (python-chess); measuring tools, not
-dependencies of the crate. Stockfish's UCI_Elo is calibrated at 60 s + 0.6 s per game and anchored to
-CCRL 40/4 (Stockfish 15.1's README; levels 1350-2850); at a shorter fixed move time it plays weaker than
-its nominal level, so the estimate is an upper bound on the agent's CCRL-anchored rating and a fair
-comparison between agents (same levels, same move time), not a FIDE rating. A score of 0 or 100% at every
-level has no finite estimate: the script then prints the one-sided 95% bound.
+dependencies of the crate. Stockfish's UCI_Elo (1320–3190 in 15.1) is calibrated against CCRL-anchored
+engines at 60 s + 0.6 s per game; at a shorter control it plays somewhat weaker than its nominal level,
+so the estimate reads "as strong as Stockfish set to X at this control", which is what the scale is for.
 """
 import argparse
+import json
 import math
 import pathlib
 import sys
 import time
 
-try:
-    import chess
-    import chess.engine
-except ImportError:
-    sys.exit("python-chess is missing: pip install chess")
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import chess_match  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -31,77 +31,78 @@ def expected(rating, opponent):
     return 1.0 / (1.0 + 10 ** ((opponent - rating) / 400.0))
 
 
-def log_likelihood(rating, results):
-    """Results as (level, points, games); a draw counts as half a win and half a loss."""
+def log_likelihood(rating, games):
+    """Games as (level, score); a draw counts as half a win and half a loss."""
     total = 0.0
-    for level, points, games in results:
+    for level, score in games:
         p = min(max(expected(rating, level), 1e-12), 1 - 1e-12)
-        total += points * math.log(p) + (games - points) * math.log(1 - p)
+        total += score * math.log(p) + (1 - score) * math.log(1 - p)
     return total
 
 
-def estimate(results):
-    grid = [r / 2 for r in range(-2000, 8001)]  # -1000 .. 4000 Elo in half points
-    values = [log_likelihood(r, results) for r in grid]
+def fit(games):
+    """The maximum-likelihood rating and its 95% likelihood interval, on a half-point grid."""
+    grid = [r / 2 for r in range(0, 9001)]  # 0 .. 4500 Elo
+    values = [log_likelihood(r, games) for r in grid]
     best = max(range(len(grid)), key=values.__getitem__)
     inside = [r for r, v in zip(grid, values) if 2 * (values[best] - v) <= 3.84]
     return grid[best], inside[0], inside[-1], best in (0, len(grid) - 1)
 
 
-def play(ours, stockfish, ours_white, max_plies, movetime):
-    board = chess.Board()
-    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
-        engine = ours if (board.turn == chess.WHITE) == ours_white else stockfish
-        # Our engine searches its agent's own number of simulations whatever the limit says.
-        limit = chess.engine.Limit(time=movetime)
-        move = engine.play(board, limit).move
-        board.push(move)
-    outcome = board.outcome(claim_draw=True)
-    if outcome is None or outcome.winner is None:
-        return 0.5
-    return 1.0 if outcome.winner == (chess.WHITE if ours_white else chess.BLACK) else 0.0
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--agent", default="mcts:sims=400", help="the rebel-zero agent spec")
-    parser.add_argument("--levels", default="1350,1600", help="Stockfish UCI_Elo levels, comma-separated")
-    parser.add_argument("--games", type=int, default=10, help="games per level")
-    parser.add_argument("--movetime", type=float, default=0.1, help="Stockfish's seconds per move")
-    parser.add_argument("--max-plies", type=int, default=300, help="a game longer than this is a draw")
+    parser.add_argument("--agent", default="ab", help="the rebel-zero agent spec (UCI option Agent)")
+    parser.add_argument("--levels", default="1350,1700,2000,2300", help="Stockfish UCI_Elo levels")
+    parser.add_argument("--pairs", type=int, default=25, help="game pairs per level (each opening twice)")
+    parser.add_argument("--tc", default="5+0.05", help="base+increment seconds, both engines")
+    parser.add_argument("--openings", default=str(ROOT / "scripts/data/openings-chess.txt"))
+    parser.add_argument("--first-opening", type=int, default=0, help="index of the suite's first opening used")
+    parser.add_argument("--workers", type=int, default=2, help="games at once (each engine one thread)")
     parser.add_argument("--binary", default=str(ROOT / "target/release/rebel-zero"))
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
+    parser.add_argument("--hash", type=int, default=32)
+    parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    levels = [int(level) for level in args.levels.split(",")]
-    ours = chess.engine.SimpleEngine.popen_uci([args.binary, "uci"])
-    ours.configure({"Agent": args.agent})  # UCI_Variant is python-chess's to set: chess by default
-    stockfish = chess.engine.SimpleEngine.popen_uci(args.stockfish)
-    results = []
+    base, increment = (float(x) for x in args.tc.split("+"))
+    openings = chess_match.read_openings(args.openings)[args.first_opening:]
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ours = chess_match.Player("rebel-zero " + args.agent, [args.binary, "uci"], {"Agent": args.agent, "Hash": args.hash})
     started = time.time()
-    try:
-        for level in levels:
-            stockfish.configure({"UCI_LimitStrength": True, "UCI_Elo": level, "Threads": 1, "Hash": 16})
-            points = 0.0
-            for game in range(args.games):
-                ours.configure({"Agent": args.agent})  # a fresh seed per game comes from the ply count
-                points += play(ours, stockfish, game % 2 == 0, args.max_plies, args.movetime)
-                print(f"  UCI_Elo {level}: game {game + 1}/{args.games}, {points:g} points", file=sys.stderr)
-            results.append((level, points, args.games))
-            print(f"UCI_Elo {level}: {points:g}/{args.games} ({100 * points / args.games:.0f}%)")
-    finally:
-        ours.quit()
-        stockfish.quit()
-    rating, low, high, at_edge = estimate(results)
+    games, records, pgns = [], [], []
+    for level in (int(x) for x in args.levels.split(",")):
+        stockfish = chess_match.Player(
+            f"Stockfish UCI_Elo {level}", [args.stockfish],
+            {"UCI_LimitStrength": True, "UCI_Elo": level, "Threads": 1, "Hash": 16},
+        )
+
+        def seen(result, level=level):
+            print(f"  UCI_Elo {level}: opening {result.opening} {'white' if result.first_white else 'black'} "
+                  f"{result.score:g} ({result.reason}, {result.plies} plies)", file=sys.stderr, flush=True)
+
+        results = chess_match.play_pairs(ours, stockfish, openings, args.pairs, base, increment, args.workers, seen)
+        points = sum(r.score for r in results)
+        forfeits = sum(r.time_forfeit for r in results)
+        print(f"UCI_Elo {level}: {points:g}/{len(results)} ({100 * points / len(results):.1f}%), "
+              f"pentanomial {chess_match.pentanomial(results)}, {forfeits} lost on time", flush=True)
+        for r in results:
+            games.append((level, r.score))
+            records.append({"level": level, "opening": r.opening + args.first_opening, "white": r.first_white,
+                            "score": r.score, "reason": r.reason, "plies": r.plies, "time_forfeit": r.time_forfeit})
+            pgns.append(r.pgn)
+    rating, low, high, at_edge = fit(games)
     minutes = (time.time() - started) / 60
-    if at_edge:
-        scores = sum(p for _, p, _ in results)
-        side = "below" if scores == 0 else "above"
-        bound = high if scores == 0 else low
-        print(f"{args.agent}: {side} the levels played; 95% bound: {'≤' if scores == 0 else '≥'} {bound:.0f} Elo "
-              f"(Stockfish {args.movetime:g} s/move, {minutes:.1f} min)")
-    else:
-        print(f"{args.agent}: {rating:.0f} Elo [{low:.0f}, {high:.0f}] "
-              f"(Stockfish {args.movetime:g} s/move, {sum(g for *_, g in results)} games, {minutes:.1f} min)")
+    summary = {
+        "agent": args.agent, "tc": args.tc, "levels": args.levels, "pairs_per_level": args.pairs,
+        "games": len(games), "rating": rating, "low": low, "high": high, "at_edge": at_edge,
+        "time_forfeits_ours": sum(r["time_forfeit"] and (r["score"] == 0) for r in records),
+        "time_forfeits_theirs": sum(r["time_forfeit"] and (r["score"] == 1) for r in records),
+        "minutes": minutes, "openings": args.openings, "command": " ".join(sys.argv),
+    }
+    (out / "results.json").write_text(json.dumps({"summary": summary, "games": records}, indent=1) + "\n")
+    (out / "games.pgn").write_text("\n\n".join(pgns) + "\n")
+    print(f"{args.agent}: {rating:.0f} Elo [{low:.0f}, {high:.0f}] on Stockfish's UCI_Elo scale "
+          f"({len(games)} games at {args.tc}, {minutes:.1f} min){' — at the edge of the grid' if at_edge else ''}")
 
 
 if __name__ == "__main__":

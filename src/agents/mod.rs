@@ -4,6 +4,7 @@
 //! The arena lives here rather than in `lab` because it only needs agents and games; the lab's balance
 //! studies schedule many such matches.
 
+pub mod alphabeta;
 pub mod arena;
 pub mod mcts;
 pub mod perfect;

@@ -1,5 +1,5 @@
 //! Agent specs: `random`, `mcts:sims=800,c=1.5,temp=0,batch=1`, `net:path=checkpoints/x,sims=200`,
-//! `human`. Command-line text is turned here, once, into a checked [`AgentSpec`]; building an agent
+//! `ab:depth=8`, `perfect`, `human`. Command-line text is turned here, once, into a checked [`AgentSpec`]; building an agent
 //! from it fails only when a network's checkpoint cannot be read or does not fit the game.
 //!
 //! A new kind of agent is one entry in [`KNOWN_AGENTS`], one variant of [`AgentSpec`], and one arm in
@@ -39,6 +39,13 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
          contempt (0), batch (8)",
     ),
     (
+        "ab",
+        "alpha-beta search (iterative deepening, PVS, transposition table, quiescence); keys \
+         depth=N, nodes=N (1000000 when no budget is given), ms=M per move, hash=MB (32), net=CHECKPOINT \
+         (leaves evaluated by that network's value head; by default the game's own evaluation, chess, or \
+         material)",
+    ),
+    (
         "perfect",
         "best play from the tablebase (sixteen-rebels only): the shortest win, else a draw, else the \
          longest loss; key table=FILE (default: the file `rebel-zero solve` writes for the rules)",
@@ -71,6 +78,8 @@ pub enum AgentSpec {
     Random,
     Mcts(MctsSettings),
     Net(NetSettings),
+    /// Alpha-beta search ([`super::alphabeta`]).
+    Ab(super::alphabeta::AbSettings),
     /// Best play by the tablebase in this file, or in the default one for the game's rules.
     Perfect {
         table: Option<String>,
@@ -255,6 +264,7 @@ impl AgentSpec {
             "human" => no_options(AgentSpec::Human),
             "mcts" => parse_mcts(&pairs).map(AgentSpec::Mcts),
             "net" => parse_net(&pairs).map(AgentSpec::Net),
+            "ab" => super::alphabeta::parse(&pairs).map(AgentSpec::Ab),
             "perfect" => parse_perfect(&pairs),
             _ => Err(AgentError::Unknown { name: name.to_string(), known: known_agents() }),
         }
@@ -317,6 +327,9 @@ impl AgentSpec {
                 let evaluator = NetEvaluator::new(game, InferenceNet::new(&net));
                 Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
+            AgentSpec::Ab(settings) => {
+                Ok(Box::new(super::alphabeta::AbAgent::build(game, settings, &self.to_string())?))
+            }
             AgentSpec::Perfect { table } => PerfectAgent::build(game, table.as_deref(), seed),
             AgentSpec::Human => Err(AgentError::HumanNotHere),
         }
@@ -337,6 +350,7 @@ impl fmt::Display for AgentSpec {
                 write!(f, "mcts:{},rollout={rollout}", s.search)
             }
             AgentSpec::Net(s) => write!(f, "net:path={},{}", s.path, s.search),
+            AgentSpec::Ab(s) => write!(f, "ab:{s}"),
             AgentSpec::Perfect { table: None } => write!(f, "perfect"),
             AgentSpec::Perfect { table: Some(path) } => write!(f, "perfect:table={path}"),
         }

@@ -21,6 +21,7 @@ mod serve;
 mod show;
 mod solve;
 mod train;
+mod tune;
 mod uci;
 
 use std::process::ExitCode;
@@ -64,6 +65,8 @@ enum Command {
     Pgn(pgn::PgnArgs),
     /// Run as a UCI chess engine (chess, rebellion and squirm chess) for GUIs and python-chess.
     Uci(uci::UciArgs),
+    /// Fit the chess evaluation's weights to self-play results (Texel's method).
+    Tune(tune::TuneArgs),
     /// Measure MCTS simulations/s (value-0 and rollout evaluators), single thread.
     BenchSearch(bench_search::BenchSearchArgs),
     /// Measure network inference positions/s and GFLOP/s per batch size (burn, CPU).
@@ -103,6 +106,7 @@ pub fn main() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Pgn(args) => pgn::run(&args),
         Command::Uci(args) => uci::run(&args),
+        Command::Tune(args) => tune::run(&args),
         Command::BenchSearch(args) => bench_search::run(&args),
         Command::Train(args) => train::run(&args),
         Command::BenchNet(args) => bench_net::run(&args),

@@ -1,50 +1,85 @@
 //! `rebel-zero uci`: the project's chess agents as a UCI engine (the protocol of chess GUIs, cutechess,
 //! python-chess and engine-testing harnesses), reading commands on standard input.
 //!
-//! Supported: `uci`, `isready`, `setoption`, `ucinewgame`, `position [startpos | fen FEN] [moves …]`,
-//! `go` (with `nodes N`: that many simulations; otherwise the `Simulations` option, or when that is 0
-//! the agent's own; time controls are ignored, the search is bounded by simulations), `stop` (the
-//! search has already answered), `quit`. Options: `UCI_Variant` (`chess`, `rebellion`, `squirm`),
-//! `Berolina` (Berolina pawns), `Agent` (an agent spec; default the strongest shipped for the variant)
-//! and `Simulations`. Moves are UCI; the
-//! variants' own turns use RULES.md section 7 (`r:b8b7`, `r:f6f5+e2e4`).
+//! The search runs on a thread of its own beside the reader, so `stop`, `isready` and `quit` are
+//! answered while it thinks. `go` takes `wtime btime winc binc movestogo` (the clock: a share of the
+//! time left plus most of the increment, never more than a fraction of what is left less the move
+//! overhead), `movetime`, `depth`, `nodes` and `infinite` (searched until `stop`, and only then
+//! `bestmove`). The default agent is the alpha-beta search (`ab`), which reports each iteration as
+//! `info depth … seldepth … score cp|mate … nodes … nps … time … hashfull … pv …`; another agent
+//! (`setoption name Agent value net:…`) searches its own budget, or the clock's time.
+//!
+//! Options: `Hash` (MB), `Move Overhead` (ms), `UCI_Variant` (`chess`, `rebellion`, `squirm`),
+//! `Berolina` (Berolina pawns), `Agent` (an agent spec, default `ab`). Moves are UCI; the variants'
+//! own turns use RULES.md section 7 (`r:b8b7`, `r:f6f5+e2e4`). A command that cannot be carried out is
+//! answered with `info string error: …` (UCI has no error reply) and the engine goes on; a `position`
+//! that does not play leaves no position, so a `go` after it answers `bestmove 0000`; a line that is
+//! not UTF-8 is reported and skipped.
 
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use anyhow::anyhow;
 use clap::Args;
 
-use crate::agents::{AgentSpec, MAX_SIMULATIONS};
+use crate::agents::alphabeta::{AbAgent, AbSettings};
+use crate::agents::{AgentSpec, Watch};
 use crate::game::chess::ChessGame;
 use crate::game::{AnyGame, Game, Playthrough};
+use crate::search::alphabeta::{Iteration, Limits, Score};
 
 #[derive(Args, Debug)]
 pub struct UciArgs {
-    /// Seed of the engine's random choices (each `go` derives its own from it and the move number).
+    /// Seed of the engine's random choices (agents that draw moves; each `go` derives its own).
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
 
 pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
-    let mut engine = Engine::new(args.seed);
-    engine.serve(&mut stdin.lock(), &mut std::io::stdout().lock())
+    let out: Shared = Arc::new(Mutex::new(Box::new(std::io::stdout())));
+    Engine::new(args.seed).serve(&mut stdin.lock(), out)
 }
+
+/// Where the engine writes: shared by the reader and the search thread.
+pub type Shared = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Shared, line: &str) {
+    let mut out = out.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+const VARIANTS: [(&str, &str); 3] =
+    [("chess", "chess"), ("rebellion", "rebellion-chess"), ("squirm", "squirm-chess")];
+const DEFAULT_HASH: usize = 32;
+const DEFAULT_OVERHEAD: u64 = 30;
 
 /// The engine's state between commands.
 pub struct Engine {
     variant: String,
     berolina: bool,
-    /// `None`: the strongest shipped agent for the variant.
+    /// `None`: the alpha-beta search.
     agent: Option<AgentSpec>,
-    /// The `Simulations` option; 0: the agent's own number.
-    simulations: u32,
+    hash: usize,
+    overhead: u64,
     seed: u64,
-    line: Playthrough<ChessGame>,
+    /// `None` after a `position` that did not play.
+    line: Option<Playthrough<ChessGame>>,
+    /// The alpha-beta searcher, its table kept between moves (taken by a running search).
+    searcher: Option<AbAgent<ChessGame>>,
+    running: Option<Running>,
 }
 
-const VARIANTS: [(&str, &str); 3] =
-    [("chess", "chess"), ("rebellion", "rebellion-chess"), ("squirm", "squirm-chess")];
+/// A search on its thread: how to stop it, whether only `stop` ends it, and what it gives back.
+struct Running {
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+    handle: JoinHandle<Option<AbAgent<ChessGame>>>,
+}
 
 impl Engine {
     pub fn new(seed: u64) -> Engine {
@@ -52,51 +87,105 @@ impl Engine {
             variant: "chess".to_string(),
             berolina: false,
             agent: None,
-            simulations: 0,
+            hash: DEFAULT_HASH,
+            overhead: DEFAULT_OVERHEAD,
             seed,
-            line: Playthrough::new(chess_game("chess", false).expect("chess exists")),
+            line: Some(Playthrough::new(chess_game("chess", false).expect("chess exists"))),
+            searcher: None,
+            running: None,
         }
     }
 
-    /// Answers commands until `quit` or the end of the input. A command that cannot be carried out is
-    /// answered with `info string error: …` (UCI has no error reply) and the engine goes on.
-    pub fn serve(&mut self, input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<()> {
-        let mut text = String::new();
+    /// Answers commands until `quit` or the end of the input (a search still running is stopped).
+    pub fn serve(&mut self, input: &mut impl BufRead, out: Shared) -> anyhow::Result<()> {
+        let mut bytes = Vec::new();
         loop {
-            text.clear();
-            if input.read_line(&mut text)? == 0 {
+            bytes.clear();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
+                // The end of the input: a search that ends by itself finishes; an infinite one stops.
+                if self.running.as_ref().is_some_and(|r| r.infinite) {
+                    self.stop_search();
+                }
+                if let Some(running) = self.running.take() {
+                    let _ = running.handle.join();
+                }
                 return Ok(());
             }
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                say(&out, "info string error: a line that is not UTF-8 text was skipped");
+                continue;
+            };
             let words: Vec<&str> = text.split_whitespace().collect();
             let reply = match words.first().copied() {
                 None => Ok(()),
-                Some("quit") => return Ok(()),
-                Some("uci") => self.identify(out),
-                Some("isready") => writeln!(out, "readyok").map_err(Into::into),
-                Some("ucinewgame") => self.set_position(&["startpos"]),
-                Some("setoption") => self.set_option(&words[1..]),
-                Some("position") => self.set_position(&words[1..]),
-                Some("go") => self.go(&words[1..], out),
-                Some("stop" | "ponderhit" | "debug" | "register") => Ok(()),
+                Some("quit") => {
+                    self.stop_search();
+                    return Ok(());
+                }
+                Some("uci") => self.identify(&out),
+                Some("isready") => {
+                    // The tables the first search would build, before the clock runs.
+                    let _ = crate::game::chess::bitboard::tables();
+                    say(&out, "readyok");
+                    Ok(())
+                }
+                Some("stop") => {
+                    self.stop_search();
+                    Ok(())
+                }
+                Some("ponderhit" | "debug" | "register") => Ok(()),
+                Some(command @ ("ucinewgame" | "setoption" | "position" | "go")) => {
+                    self.finish_search();
+                    match command {
+                        "ucinewgame" => self.new_game(),
+                        "setoption" => self.set_option(&words[1..]),
+                        "position" => self.set_position(&words[1..]),
+                        _ => self.go(&words[1..], &out),
+                    }
+                }
                 Some(other) => Err(anyhow!("unknown command `{other}`")),
             };
             if let Err(error) = reply {
-                writeln!(out, "info string error: {error:#}")?;
+                say(&out, &format!("info string error: {error:#}"));
             }
-            out.flush()?;
         }
     }
 
-    fn identify(&self, out: &mut impl Write) -> anyhow::Result<()> {
-        writeln!(out, "id name rebel-zero {}", env!("CARGO_PKG_VERSION"))?;
-        writeln!(out, "id author the rebel-zero authors")?;
+    fn identify(&self, out: &Shared) -> anyhow::Result<()> {
+        say(out, &format!("id name rebel-zero {}", env!("CARGO_PKG_VERSION")));
+        say(out, "id author the rebel-zero authors");
+        say(out, &format!("option name Hash type spin default {DEFAULT_HASH} min 1 max 65536"));
+        say(out, &format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max 5000"));
         let variants: Vec<String> = VARIANTS.iter().map(|(name, _)| format!("var {name}")).collect();
-        writeln!(out, "option name UCI_Variant type combo default chess {}", variants.join(" "))?;
-        writeln!(out, "option name Berolina type check default false")?;
-        writeln!(out, "option name Agent type string default <strongest>")?;
-        writeln!(out, "option name Simulations type spin default 0 min 0 max {MAX_SIMULATIONS}")?;
-        writeln!(out, "uciok")?;
+        say(out, &format!("option name UCI_Variant type combo default chess {}", variants.join(" ")));
+        say(out, "option name Berolina type check default false");
+        say(out, "option name Agent type string default ab");
+        say(out, "uciok");
         Ok(())
+    }
+
+    /// Waits for a search that stops by itself (not an infinite one: that is stopped).
+    fn finish_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            if running.handle.is_finished() {
+                self.searcher = running.handle.join().ok().flatten();
+            } else {
+                self.running = Some(running);
+                self.stop_search();
+            }
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.stop.store(true, Ordering::Relaxed);
+            self.searcher = running.handle.join().ok().flatten();
+        }
+    }
+
+    fn new_game(&mut self) -> anyhow::Result<()> {
+        self.searcher = None;
+        self.set_position(&["startpos"])
     }
 
     /// `setoption name NAME [value VALUE]`; the position goes back to the start when the rules change.
@@ -114,7 +203,7 @@ impl Engine {
                         anyhow!("UCI_Variant must be chess, rebellion or squirm (got `{value}`)")
                     })?;
                 self.variant = spec.to_string();
-                self.set_position(&["startpos"])
+                self.new_game()
             }
             "berolina" => {
                 self.berolina = match value.as_str() {
@@ -122,29 +211,44 @@ impl Engine {
                     "false" => false,
                     other => return Err(anyhow!("Berolina must be true or false (got `{other}`)")),
                 };
-                self.set_position(&["startpos"])
+                self.new_game()
             }
             "agent" => {
-                self.agent = match value.as_str() {
-                    "" | "<strongest>" => None,
-                    spec => Some(AgentSpec::parse(spec)?),
+                self.agent = match AgentSpec::parse(if value.is_empty() { "ab" } else { &value })? {
+                    AgentSpec::Ab(settings) => {
+                        self.hash = settings.hash;
+                        None
+                    }
+                    AgentSpec::Human => return Err(anyhow!("the human agent cannot play through UCI")),
+                    other => Some(other),
                 };
+                self.searcher = None;
                 Ok(())
             }
-            "simulations" => {
-                self.simulations = value
+            "hash" => {
+                self.hash = value
                     .parse()
                     .ok()
-                    .filter(|n| *n <= MAX_SIMULATIONS)
-                    .ok_or_else(|| anyhow!("Simulations must be 0..{MAX_SIMULATIONS} (got `{value}`)"))?;
+                    .filter(|mb| (1..=65_536).contains(mb))
+                    .ok_or_else(|| anyhow!("Hash must be 1..65536 MB (got `{value}`)"))?;
+                self.searcher = None;
+                Ok(())
+            }
+            "move overhead" => {
+                self.overhead = value
+                    .parse()
+                    .ok()
+                    .filter(|ms| *ms <= 5000)
+                    .ok_or_else(|| anyhow!("Move Overhead must be 0..5000 ms (got `{value}`)"))?;
                 Ok(())
             }
             _ => Err(anyhow!("unknown option `{name}`")),
         }
     }
 
-    /// `startpos [moves …]` or `fen FEN [moves …]`. A bad position or move leaves the old one.
+    /// `startpos [moves …]` or `fen FEN [moves …]`. A position or move that does not play leaves none.
     fn set_position(&mut self, words: &[&str]) -> anyhow::Result<()> {
+        self.line = None;
         let game = chess_game(&self.variant, self.berolina)?;
         let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
         let start = match words.first().copied() {
@@ -154,45 +258,203 @@ impl Engine {
         };
         let mut line = Playthrough::from_position(game, start);
         for text in words.iter().skip(moves_at + 1) {
-            line.play_text(text).map_err(|e| anyhow!("move `{text}`: {e}"))?;
+            line.play_text(text).map_err(|e| anyhow!("move `{text}`: {e}; no position is set"))?;
         }
-        self.line = line;
+        self.line = Some(line);
         Ok(())
     }
 
-    /// Searches the current position and answers `bestmove`.
-    fn go(&mut self, words: &[&str], out: &mut impl Write) -> anyhow::Result<()> {
-        if self.line.is_over() {
-            writeln!(out, "info string the game is over")?;
-            writeln!(out, "bestmove 0000")?;
+    /// Starts a search of the current position on its thread.
+    fn go(&mut self, words: &[&str], out: &Shared) -> anyhow::Result<()> {
+        let Some(line) = self.line.clone() else {
+            say(out, "info string error: no position is set (the last `position` did not play)");
+            say(out, "bestmove 0000");
+            return Ok(());
+        };
+        if line.is_over() {
+            say(out, "info string the game is over");
+            say(out, "bestmove 0000");
             return Ok(());
         }
-        let nodes = words.iter().position(|w| *w == "nodes").and_then(|i| words.get(i + 1));
-        let simulations = match nodes {
-            Some(n) => n
-                .parse()
-                .ok()
-                .filter(|n| (1..=MAX_SIMULATIONS).contains(n))
-                .ok_or_else(|| anyhow!("bad nodes `{n}`"))?,
-            None => self.simulations,
+        let request = Request::parse(words, line.state().side == crate::game::chess::position::WHITE)?;
+        let limits = request.limits(self.overhead);
+        let infinite = request.infinite;
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = out.clone();
+        let handle = match &self.agent {
+            None => {
+                let game = line.game().clone();
+                let settings = AbSettings { hash: self.hash, ..AbSettings::default() };
+                let mut searcher = match self.searcher.take() {
+                    Some(searcher) => searcher,
+                    None => AbAgent::build(&game, &settings, "ab")?,
+                };
+                searcher.searcher().set_stop_flag(stop.clone());
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let found =
+                        searcher.searcher().search(&line, limits, &mut |it| say(&out, &info(&line, it)));
+                    // An infinite search answers only once told to stop.
+                    while infinite && !stop.load(Ordering::Relaxed) {
+                        std::thread::sleep(Duration::from_millis(2));
+                    }
+                    let best =
+                        found.map_or("0000".to_string(), |f| line.game().format_move(line.state(), f.best));
+                    say(&out, &format!("bestmove {best}"));
+                    Some(searcher)
+                })
+            }
+            Some(spec) => {
+                let spec = match request.nodes {
+                    Some(n) => spec.with_simulations(n.min(crate::agents::MAX_SIMULATIONS as u64) as u32),
+                    None => spec.clone(),
+                };
+                let seed = crate::seed::derive_seed(self.seed, u64::from(line.plies()));
+                let stop = stop.clone();
+                std::thread::spawn(move || {
+                    let mut agent = match spec.build(line.game(), seed) {
+                        Ok(agent) => agent,
+                        Err(error) => {
+                            say(&out, &format!("info string error: {error}"));
+                            say(&out, "bestmove 0000");
+                            return None;
+                        }
+                    };
+                    let watch = Watch::default();
+                    if let Some(hard) = limits.hard {
+                        watch.start_clock(Instant::now() + hard);
+                    }
+                    let mv = std::thread::scope(|scope| {
+                        scope.spawn(|| {
+                            while !stop.load(Ordering::Relaxed) && !watch.is_stopped() {
+                                std::thread::sleep(Duration::from_millis(2));
+                            }
+                            watch.stop();
+                        });
+                        let mv = agent.choose_watched(&line, &watch);
+                        if !infinite {
+                            watch.stop();
+                        } else {
+                            while !stop.load(Ordering::Relaxed) {
+                                std::thread::sleep(Duration::from_millis(2));
+                            }
+                            watch.stop();
+                        }
+                        mv
+                    });
+                    if let Some(note) = agent.last_note() {
+                        say(&out, &format!("info string {spec}: {note}"));
+                    }
+                    say(&out, &format!("bestmove {}", line.game().format_move(line.state(), mv)));
+                    None
+                })
+            }
         };
-        let game = self.line.game().clone();
-        let mut agent_spec = match &self.agent {
-            Some(spec) => spec.clone(),
-            None => AgentSpec::strongest_shipped(&AnyGame::Chess(game.clone())),
-        };
-        if simulations > 0 {
-            agent_spec = agent_spec.with_simulations(simulations);
-        }
-        let seed = crate::seed::derive_seed(self.seed, u64::from(self.line.plies()));
-        let mut agent = agent_spec.build(&game, seed)?;
-        let mv = agent.choose(&self.line);
-        if let Some(note) = agent.last_note() {
-            writeln!(out, "info string {agent_spec}: {note}")?;
-        }
-        writeln!(out, "bestmove {}", game.format_move(self.line.state(), mv))?;
+        self.running = Some(Running { stop, infinite, handle });
         Ok(())
     }
+}
+
+/// The `info` line of a finished iteration.
+fn info(line: &Playthrough<ChessGame>, it: &Iteration<crate::game::chess::moves::ChessMove>) -> String {
+    let game = line.game();
+    let mut state = *line.state();
+    let mut pv = Vec::with_capacity(it.pv.len());
+    for &mv in &it.pv {
+        pv.push(game.format_move(&state, mv));
+        game.apply(&mut state, mv);
+    }
+    let score = match Score::of(it.score) {
+        Score::Centipawns(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    };
+    let ms = it.elapsed.as_millis().max(1);
+    format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {} time {ms} hashfull {} pv {}",
+        it.depth,
+        it.seldepth,
+        it.nodes,
+        it.nodes as u128 * 1000 / ms,
+        it.hashfull,
+        pv.join(" ")
+    )
+}
+
+/// A `go` command's limits.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Request {
+    /// Our clock and increment (ms), and the moves to the next time control.
+    time: Option<u64>,
+    increment: u64,
+    moves_to_go: Option<u64>,
+    movetime: Option<u64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    infinite: bool,
+}
+
+impl Request {
+    fn parse(words: &[&str], white: bool) -> anyhow::Result<Request> {
+        let mut request = Request::default();
+        let mut i = 0;
+        while i < words.len() {
+            let key = words[i];
+            if key == "infinite" || key == "ponder" {
+                request.infinite = true;
+                i += 1;
+                continue;
+            }
+            if key == "searchmoves" {
+                return Err(anyhow!("`go searchmoves` is not supported"));
+            }
+            let value = words.get(i + 1).ok_or_else(|| anyhow!("`go {key}` needs a number"))?;
+            let number: i64 = value.parse().map_err(|_| anyhow!("`go {key} {value}`: not a number"))?;
+            let positive = number.max(0) as u64;
+            match key {
+                "wtime" if white => request.time = Some(positive),
+                "btime" if !white => request.time = Some(positive),
+                "winc" if white => request.increment = positive,
+                "binc" if !white => request.increment = positive,
+                "wtime" | "btime" | "winc" | "binc" => {}
+                "movestogo" => request.moves_to_go = Some(positive.max(1)),
+                "movetime" => request.movetime = Some(positive),
+                "depth" => request.depth = Some(positive.clamp(1, 100) as u32),
+                "nodes" => request.nodes = Some(positive.max(1)),
+                "mate" => request.depth = Some((2 * positive).clamp(1, 100) as u32),
+                other => return Err(anyhow!("unknown `go` parameter `{other}`")),
+            }
+            i += 2;
+        }
+        Ok(request)
+    }
+
+    /// The search's limits: the clock's share, a fixed time, a depth or nodes (none: infinite).
+    fn limits(&self, overhead: u64) -> Limits {
+        let mut limits = Limits { depth: self.depth, nodes: self.nodes, soft: None, hard: None };
+        if self.infinite {
+            return limits;
+        }
+        if let Some(ms) = self.movetime {
+            let ms = Duration::from_millis(ms.saturating_sub(overhead).max(1));
+            (limits.soft, limits.hard) = (Some(ms), Some(ms));
+        } else if let Some(time) = self.time {
+            let (soft, hard) = clock(time, self.increment, self.moves_to_go, overhead);
+            (limits.soft, limits.hard) = (Some(soft), Some(hard));
+        }
+        limits
+    }
+}
+
+/// The time to aim at and the most to spend for one move, from `time` left and `increment` per move
+/// (ms): the time left over the moves to go (30 when unknown) plus three quarters of the increment,
+/// at most three times that, and never more than a third of the time left less the move overhead.
+pub fn clock(time: u64, increment: u64, moves_to_go: Option<u64>, overhead: u64) -> (Duration, Duration) {
+    let usable = time.saturating_sub(overhead);
+    let per_move = usable / moves_to_go.unwrap_or(30).clamp(1, 60) + increment * 3 / 4;
+    let ceiling = (usable / 3).max(1);
+    let soft = per_move.min(ceiling).max(1);
+    let hard = (per_move * 3).min(ceiling).max(soft);
+    (Duration::from_millis(soft), Duration::from_millis(hard))
 }
 
 fn chess_game(spec: &str, berolina: bool) -> anyhow::Result<ChessGame> {
@@ -207,34 +469,64 @@ fn chess_game(spec: &str, berolina: bool) -> anyhow::Result<ChessGame> {
 mod tests {
     use super::*;
 
-    fn session(commands: &str) -> String {
-        let mut out = Vec::new();
-        Engine::new(1).serve(&mut commands.as_bytes(), &mut out).unwrap();
-        String::from_utf8(out).unwrap()
+    /// Collects what the engine writes.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(commands: &[u8]) -> String {
+        let sink = Sink::default();
+        let out: Shared = Arc::new(Mutex::new(Box::new(sink.clone())));
+        Engine::new(1).serve(&mut &commands[..], out).unwrap();
+        String::from_utf8(sink.0.lock().unwrap().clone()).unwrap()
     }
 
     #[test]
     fn the_handshake_and_a_search_give_a_legal_bestmove() {
-        let out = session("uci\nisready\nposition startpos moves e2e4\ngo nodes 50\nquit\n");
+        let out = session(b"uci\nisready\nposition startpos moves e2e4\ngo depth 4\nisready\n");
         assert!(
             out.contains(
                 "option name UCI_Variant type combo default chess var chess var rebellion var squirm"
             )
         );
+        assert!(out.contains("option name Hash type spin"));
         assert!(out.contains("uciok\nreadyok\n"), "{out}");
+        assert!(out.contains("info depth 4 seldepth"), "{out}");
         let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
-        let game = chess_game("chess", false).unwrap();
-        let mut line = Playthrough::new(game);
+        let mut line = Playthrough::new(chess_game("chess", false).unwrap());
         line.play_text("e2e4").unwrap();
         line.play_text(best).expect("the best move is legal for Black");
     }
 
     #[test]
     fn bad_commands_are_reported_and_the_engine_goes_on() {
-        let out = session(
-            "setoption name UCI_Variant value checkers\nposition startpos moves e2e5\nfrobnicate\nisready\n",
-        );
-        assert_eq!(out.matches("info string error:").count(), 3, "{out}");
+        let mut input = b"setoption name UCI_Variant value checkers\nposition startpos moves e2e5\n".to_vec();
+        input.extend_from_slice(b"go depth 2\n\xff\xfe not text\nfrobnicate\nisready\n");
+        let out = session(&input);
+        assert_eq!(out.matches("info string error:").count(), 5, "{out}");
+        assert!(out.contains("bestmove 0000"), "no move for a position that did not play: {out}");
         assert!(out.ends_with("readyok\n"), "{out}");
+    }
+
+    #[test]
+    fn the_clock_never_spends_more_than_a_third_of_what_is_left() {
+        let (soft, hard) = clock(60_000, 0, None, 30);
+        assert_eq!(soft, Duration::from_millis(1999));
+        assert_eq!(hard, Duration::from_millis(5997));
+        let (soft, hard) = clock(100, 50, None, 30);
+        assert!(soft <= hard && hard <= Duration::from_millis(23), "{soft:?} {hard:?}");
+        assert_eq!(clock(0, 0, None, 30).1, Duration::from_millis(1));
+        let request =
+            Request::parse(&["wtime", "5000", "btime", "10", "winc", "50", "binc", "0"], true).unwrap();
+        assert_eq!((request.time, request.increment), (Some(5000), 50));
     }
 }

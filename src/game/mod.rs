@@ -14,6 +14,7 @@ pub mod playout;
 pub mod record;
 pub mod registry;
 pub mod spec;
+pub mod tactics;
 pub mod testkit;
 
 use std::fmt::Debug;

@@ -83,6 +83,21 @@ fn agent_of<G: NetGame>(spec: &AgentSpec, game: &G) -> anyhow::Result<String> {
             search: capped(settings.search),
             ..*settings
         })),
+        AgentSpec::Ab(settings) => {
+            // The evaluation's weights (chess) or network, then moves found at a small fixed depth.
+            let eval = crate::search::alphabeta::chess_eval::shipped().flat();
+            hash.update(eval.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+            if let Some(net) = &settings.net {
+                let search = crate::agents::MctsSettings::default().search;
+                hash.update(weights(&crate::agents::NetSettings { path: net.clone(), search })?.1);
+            }
+            Some(AgentSpec::Ab(crate::agents::alphabeta::AbSettings {
+                depth: Some(3),
+                nodes: None,
+                ms: None,
+                ..settings.clone()
+            }))
+        }
         AgentSpec::Random => Some(AgentSpec::Random),
         AgentSpec::Perfect { .. } | AgentSpec::Human => None,
     };

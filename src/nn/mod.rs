@@ -14,6 +14,7 @@ pub mod inference;
 mod kernels;
 pub mod model;
 pub mod symmetry;
+pub mod value;
 mod winograd;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
@@ -31,8 +32,14 @@ use crate::game::imperial::ImperialGame;
 
 /// A game a network can play: it names its input layout and, where the board has one, the mirror
 /// image of a policy index (for training-data augmentation).
-pub trait NetGame: Game {
+pub trait NetGame: Game + crate::game::tactics::Tactics {
     type Encoder: Encoder<Game = Self>;
+
+    /// A hand-written leaf evaluation for an alpha-beta search, where the family has one (chess);
+    /// others evaluate leaves with a network's value head or by material.
+    fn hand_evaluation(&self) -> Option<Box<dyn crate::search::alphabeta::Evaluation<Self> + Send>> {
+        None
+    }
 
     /// The policy index of the mirrored move, when the rules are mirror-symmetric; the encoded planes
     /// are then mirrored by [`mirror_planes`].
@@ -81,6 +88,11 @@ impl NetGame for ImperialGame {
 /// Chess has no symmetry the rules keep: castling tells the wings apart.
 impl NetGame for ChessGame {
     type Encoder = ChessEncoder;
+
+    fn hand_evaluation(&self) -> Option<Box<dyn crate::search::alphabeta::Evaluation<Self> + Send>> {
+        Some(Box::new(crate::search::alphabeta::chess_eval::ChessEval::default()))
+    }
+
     fn mirror_action_index(&self, _action: ActionIndex) -> Option<ActionIndex> {
         None
     }

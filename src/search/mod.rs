@@ -8,8 +8,11 @@
 //! - [`noise`]: Dirichlet root noise (gamma sampling);
 //! - [`gumbel`]: Gumbel AlphaZero's root: sequential halving and the improved policy;
 //! - [`evaluator`]: the batch interface and the uniform and rollout evaluators;
-//! - [`mcts`]: the driver tying them together.
+//! - [`mcts`]: the driver tying them together;
+//! - [`alphabeta`]: a classical search (iterative deepening, PVS, a transposition table, quiescence)
+//!   over the game's [`Tactics`](crate::game::tactics::Tactics), with a hand-written chess evaluation.
 
+pub mod alphabeta;
 pub mod evaluator;
 pub mod gumbel;
 pub mod mcts;

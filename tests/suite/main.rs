@@ -1,5 +1,6 @@
 //! One integration-test binary (ripgrep's habit): each module tests one area through the public API.
 
+mod alphabeta;
 mod balance;
 mod browser;
 mod chess_rules;

@@ -9,6 +9,7 @@ pub mod notation;
 pub mod pgn;
 pub mod position;
 pub mod san;
+pub mod tactics;
 pub mod variants;
 mod zobrist;
 

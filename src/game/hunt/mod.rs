@@ -722,3 +722,15 @@ fn build_twenty_six(info: &'static RulesetInfo, options: Options) -> AnyGame {
     };
     AnyGame::Hunt(HuntGame::new(options.canonical_spec(info.name), rules))
 }
+
+/// A hunt move's captures are its noise: the more Rebels it takes the earlier it is searched. No null
+/// move: a blockaded General is zugzwang itself.
+impl crate::game::tactics::Tactics for HuntGame {
+    fn is_noisy(&self, _state: &HuntState, mv: HuntMove) -> bool {
+        mv.captured != 0
+    }
+
+    fn noisy_rank(&self, _state: &HuntState, mv: HuntMove) -> i32 {
+        mv.captured.count_ones() as i32
+    }
+}

@@ -339,6 +339,17 @@ fn build_imperial(info: &'static RulesetInfo, options: Options) -> AnyGame {
     ))
 }
 
+/// An Imperial Contest move that takes a man is noisy.
+impl crate::game::tactics::Tactics for ImperialGame {
+    fn is_noisy(&self, _state: &Self::State, mv: ImperialMove) -> bool {
+        mv.taken != NO_SQUARE
+    }
+
+    fn noisy_rank(&self, _state: &Self::State, mv: ImperialMove) -> i32 {
+        i32::from(mv.taken != NO_SQUARE)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::board::parse_square;
