@@ -139,6 +139,12 @@ impl<G: NetGame> Agent<G> for AbAgent<G> {
         best
     }
 
+    /// The move chosen with its score as a value, its depth standing for visits (an alpha-beta search
+    /// proves one move best, it does not weigh the others).
+    fn last_root(&self) -> Vec<(G::Move, u32, Option<f32>)> {
+        self.last.as_ref().map_or(Vec::new(), |f| vec![(f.best, f.depth, Some(value_of(f.score)))])
+    }
+
     fn last_value(&self) -> Option<f32> {
         let score = self.last.as_ref()?.score;
         Some(value_of(score))

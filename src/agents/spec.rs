@@ -283,15 +283,19 @@ impl AgentSpec {
     }
 
     /// The strongest agent the project ships for `game`: best play where its tablebase has been built
-    /// (`rebel-zero solve`), else the shipped network of its board at 400 simulations, else rollout
-    /// MCTS at 2000 simulations.
+    /// (`rebel-zero solve`); for the chess family the alpha-beta search at a second a move
+    /// (docs/BENCHMARKS.md measures it on Stockfish's scale); else the shipped network of its board at
+    /// 400 simulations, else rollout MCTS at 2000 simulations.
     pub fn strongest_shipped(game: &AnyGame) -> AgentSpec {
-        if let AnyGame::Hunt(hunt) = game
-            && matches!(cached_table(hunt), CachedTable::Built(_))
-        {
-            return AgentSpec::Perfect { table: None };
+        match game {
+            AnyGame::Hunt(hunt) if matches!(cached_table(hunt), CachedTable::Built(_)) => {
+                AgentSpec::Perfect { table: None }
+            }
+            AnyGame::Chess(_) => {
+                AgentSpec::Ab(super::alphabeta::AbSettings { ms: Some(1000), ..Default::default() })
+            }
+            _ => AgentSpec::strongest_searcher(game),
         }
-        AgentSpec::strongest_searcher(game)
     }
 
     /// The strongest shipped agent that searches (and so can show what it thought of each move): the

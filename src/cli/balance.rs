@@ -41,6 +41,10 @@ pub struct BalanceArgs {
     /// one: whether every cell's rules and agents still behave as when it was played.
     #[arg(long, value_name = "DIR")]
     check: Option<PathBuf>,
+    /// Print the findings of every study under DIR (each `DIR/*/results.json`) as two Markdown tables,
+    /// a short one and a full one, and play nothing.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "cell", "list_cells"])]
+    findings: Option<PathBuf>,
 }
 
 struct Bar(ProgressBar);
@@ -60,6 +64,9 @@ impl Progress for Bar {
 pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.check {
         return check(dir);
+    }
+    if let Some(dir) = &args.findings {
+        return findings(dir);
     }
     if args.preset.as_deref() == Some("list") {
         presets::print_list(presets::Kind::Study);
@@ -130,6 +137,27 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         println!("  {:<10} {:<17} {from}", claim.id, claim.verdict.as_str());
     }
     println!("wrote {}", out.join("report.md").display());
+    Ok(())
+}
+
+fn findings(dir: &std::path::Path) -> anyhow::Result<()> {
+    let mut studies = Vec::new();
+    let entries = std::fs::read_dir(dir).map_err(|e| anyhow::anyhow!("reading {}: {e}", dir.display()))?;
+    let mut folders: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    folders.sort();
+    for folder in folders {
+        let path = folder.join("results.json");
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let results: crate::lab::StudyResults = serde_json::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{} is not a study's results.json: {e}", path.display()))?;
+        let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        studies.push((name, results));
+    }
+    if studies.is_empty() {
+        anyhow::bail!("{} holds no study (no */results.json)", dir.display());
+    }
+    let (short, full) = crate::lab::report::findings(&studies);
+    println!("{short}\n{full}");
     Ok(())
 }
 

@@ -401,9 +401,18 @@ fn claims(w: &mut String, r: &StudyResults) {
          with power 0.8 at the measured effect, computed from the rule that decides. † marks a reading that is the \
          lab's own rather than the source's.\n"
     );
+    // A column per kind of evidence the study has, strongest first.
+    let mut kinds: Vec<EvidenceKind> =
+        r.claims.iter().flat_map(|c| c.readings.iter().map(|x| x.kind)).collect();
+    kinds.extend(r.rungs.iter().map(|g| g.kind));
+    kinds.sort_by_key(|k| std::cmp::Reverse(*k));
+    kinds.dedup();
+    let names: Vec<&str> = kinds.iter().map(|k| k.as_str()).collect();
     let _ = writeln!(
         w,
-        "| id | claim | verdict | from | exact | network ladder | rollout ladder |\n| --- | --- | --- | --- | --- | --- | --- |"
+        "| id | claim | verdict | from | {} |\n| --- | --- | --- | --- |{}",
+        names.join(" | "),
+        " --- |".repeat(kinds.len())
     );
     for c in &r.claims {
         let column = |kind: EvidenceKind| {
@@ -418,15 +427,14 @@ fn claims(w: &mut String, r: &StudyResults) {
         };
         let from = c.evidence.map_or("–", |k| k.as_str());
         let own = if c.lab_reading.is_some() { " †" } else { "" };
+        let columns: Vec<String> = kinds.iter().map(|&k| column(k)).collect();
         let _ = writeln!(
             w,
-            "| {}{own} | {} | **{}** | {from} | {} | {} | {} |",
+            "| {}{own} | {} | **{}** | {from} | {} |",
             c.id,
             cell_text(&c.quote),
             c.verdict.as_str(),
-            column(EvidenceKind::Exact),
-            column(EvidenceKind::Network),
-            column(EvidenceKind::Rollout)
+            columns.join(" | ")
         );
     }
     for c in &r.claims {
@@ -556,4 +564,84 @@ fn cells(w: &mut String, r: &StudyResults) {
 
 fn cell_text(text: &str) -> String {
     text.trim().replace('|', "\\|").replace('\n', " ")
+}
+
+/// The findings of several studies as two Markdown tables: a short one (claim, verdict, the evidence
+/// it came from, the study) for README's first screen, and the full one with the deciding reading's
+/// numbers and the other kinds' verdicts. `studies` holds each study's folder name and results.
+pub fn findings(studies: &[(String, StudyResults)]) -> (String, String) {
+    let mut short = String::from(
+        "| claim | the source says | verdict | from | study |\n| --- | --- | --- | --- | --- |\n",
+    );
+    let mut full = String::from(
+        "| claim | the source says | verdict | from | the deciding reading | every reading (after Holm) |\n\
+         | --- | --- | --- | --- | --- | --- |\n",
+    );
+    // A claim several studies read (the quick study's preliminary C1–C3) is shown from the study that
+    // plays the most games a rung.
+    let most = |r: &StudyResults| r.skills.iter().map(|s| s.games).max().unwrap_or(0);
+    let mut rows: Vec<(&str, &ClaimResult, u32)> = studies
+        .iter()
+        .flat_map(|(dir, r)| r.claims.iter().map(move |c| (dir.as_str(), c, most(r))))
+        .collect();
+    rows.sort_by(|a, b| claim_order(&a.1.id).cmp(&claim_order(&b.1.id)).then(b.2.cmp(&a.2)));
+    rows.dedup_by(|later, kept| later.1.id == kept.1.id);
+    let rows: Vec<(&str, &ClaimResult)> = rows.into_iter().map(|(dir, c, _)| (dir, c)).collect();
+    for (dir, c) in rows {
+        let own = if c.lab_reading.is_some() { " †" } else { "" };
+        let from = c.evidence.map_or("–", |k| k.as_str());
+        let quote = cell_text(&c.quote);
+        let _ = writeln!(
+            short,
+            "| {}{own} | {quote} | **{}** | {from} | [{dir}](docs/studies/{dir}/report.md#{}) |",
+            c.id,
+            c.verdict.as_str(),
+            anchor(c)
+        );
+        let deciding = c
+            .readings
+            .iter()
+            .find(|x| Some(x.kind) == c.evidence && x.weak.is_none())
+            .map_or("–".to_string(), |x| cell_text(&x.measurement));
+        let every: Vec<String> = c
+            .readings
+            .iter()
+            .map(|x| {
+                let weak = if x.weak.is_some() { ", weak" } else { "" };
+                format!("{} ({}): {}{weak}", x.kind.as_str(), cell_text(&x.rungs), x.adjusted.as_str())
+            })
+            .collect();
+        let _ = writeln!(
+            full,
+            "| [{}{own}]({dir}/report.md#{}) | {quote} | **{}** | {from} | {deciding} | {} |",
+            c.id,
+            anchor(c),
+            c.verdict.as_str(),
+            every.join("; ")
+        );
+    }
+    (short, full)
+}
+
+/// The report's heading anchor of a claim's section (`### C12 — Sunday Times (1850s)`).
+fn anchor(c: &ClaimResult) -> String {
+    let heading =
+        if c.who.trim().is_empty() { c.id.clone() } else { format!("{} — {}", c.id, c.who.trim()) };
+    heading
+        .to_lowercase()
+        .chars()
+        .filter_map(|ch| match ch {
+            'a'..='z' | '0'..='9' | '-' | '_' => Some(ch),
+            ' ' => Some('-'),
+            _ if ch.is_alphanumeric() => Some(ch),
+            _ => None,
+        })
+        .collect()
+}
+
+/// CLAIMS.md's claims first, C1 < C2 < … < C16 with letters after their number (C6 < C6-4 < C8 <
+/// C8b), then the lab's own (V1, …) in the same way.
+fn claim_order(id: &str) -> (bool, u32, String) {
+    let digits: String = id.chars().skip(1).take_while(|c| c.is_ascii_digit()).collect();
+    (!id.starts_with('C'), digits.parse().unwrap_or(u32::MAX), id.to_string())
 }

@@ -555,8 +555,8 @@ fn gather(
 }
 
 /// Each rung's rating, its judged games, and whether stronger evidence shows it wrong: the tablebase
-/// (a forced result given up in more than [`TABLE_MISTAKE_RATE`] of its games), or a rung of a stronger
-/// kind of evidence rated above it beyond doubt.
+/// (a forced result given up in more than [`TABLE_MISTAKE_RATE`] of its games), or a rung of another
+/// kind of evidence rated above it beyond doubt (a ladder that another outplays speaks for weaker play).
 fn rung_infos(study: &LoadedStudy, ratings: Option<&[Rating]>, judged: &[(u32, u32)]) -> Vec<RungInfo> {
     (0..study.labels.len())
         .map(|s| {
@@ -575,7 +575,7 @@ fn rung_infos(study: &LoadedStudy, ratings: Option<&[Rating]>, judged: &[(u32, u
                 });
             let beaten = ratings.and_then(|r| {
                 (0..study.labels.len())
-                    .filter(|&t| EvidenceKind::of(&study.agents[t]) > kind)
+                    .filter(|&t| EvidenceKind::of(&study.agents[t]) != kind)
                     .map(|t| (t, super::ratings::difference(r[s], r[t])))
                     .find(|(_, (_, low, _))| *low > 0.0)
                     .map(|(t, (d, low, high))| {

@@ -390,12 +390,15 @@ pub const METRICS: &[&str] = &["plies", "decisive", "lost:SIDE", "left:SIDE", "e
 pub const FEATURES: &[&str] = &["doubled_pawns", "isolated_pawns", "same_colour_bishops"];
 
 /// The kinds of evidence, weakest first: games of rollout MCTS (and the random agent), games of a
-/// trained network, and proofs or best play (the tablebase, the MCTS-solver, the `perfect` agent).
+/// trained network, games of the alpha-beta search (`ab:`), and proofs or best play (the tablebase,
+/// the MCTS-solver, the `perfect` agent). The order says which verdict stands where kinds disagree;
+/// a rung any rung of another kind outplays beyond doubt gives none ([`super::runner`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EvidenceKind {
     Rollout,
     Network,
+    Search,
     Exact,
 }
 
@@ -403,6 +406,7 @@ impl EvidenceKind {
     pub fn of(agent: &AgentSpec) -> EvidenceKind {
         match agent {
             AgentSpec::Net(_) => EvidenceKind::Network,
+            AgentSpec::Ab(_) => EvidenceKind::Search,
             AgentSpec::Perfect { .. } => EvidenceKind::Exact,
             _ => EvidenceKind::Rollout,
         }
@@ -412,6 +416,7 @@ impl EvidenceKind {
         match self {
             EvidenceKind::Rollout => "rollout ladder",
             EvidenceKind::Network => "network ladder",
+            EvidenceKind::Search => "alpha-beta ladder",
             EvidenceKind::Exact => "exact value",
         }
     }

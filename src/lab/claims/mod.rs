@@ -317,7 +317,7 @@ fn power(
 pub fn judge_all(evidence: &Evidence) -> Vec<ClaimResult> {
     let mut results: Vec<ClaimResult> =
         evidence.study.study.claims.iter().map(|c| judge(evidence, c)).collect();
-    for kind in [EvidenceKind::Rollout, EvidenceKind::Network, EvidenceKind::Exact] {
+    for kind in [EvidenceKind::Rollout, EvidenceKind::Network, EvidenceKind::Search, EvidenceKind::Exact] {
         let tested: Vec<(usize, usize, f64)> = results
             .iter()
             .enumerate()
