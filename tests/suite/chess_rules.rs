@@ -79,7 +79,7 @@ fn perft_standard_suite_deep() {
 
 #[test]
 fn perft_start_vectors_of_the_shared_file() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft-start.tsv");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft-start.tsv");
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {

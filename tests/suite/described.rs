@@ -57,7 +57,7 @@ fn file_spec(builtin: &str, dir: &Path) -> String {
 
 /// The published start vectors of the hunt rulesets.
 fn hunt_vectors() -> Vec<(String, Vec<u64>)> {
-    let text = std::fs::read_to_string(repo().join("../shared/perft-start.tsv")).unwrap();
+    let text = std::fs::read_to_string(repo().join("tests/data/perft-start.tsv")).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|line| line.split('\t').collect::<Vec<_>>())

@@ -46,8 +46,8 @@ fn count(s: &ImperialState, side: Side) -> u32 {
 
 #[test]
 fn start_perft_matches_the_shared_table() {
-    let table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft-start.tsv"))
-        .expect("shared/perft-start.tsv is readable");
+    let table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft-start.tsv"))
+        .expect("tests/data/perft-start.tsv is readable");
     let mut checked = 0;
     for line in table.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let fields: Vec<&str> = line.split('\t').collect();

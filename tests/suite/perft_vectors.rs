@@ -1,11 +1,11 @@
-//! The published start-position perft vectors (../shared/perft-start.tsv), read from the file so that a
+//! The published start-position perft vectors (tests/data/perft-start.tsv, a copy of the published table), read from the file so that a
 //! new line there is tested without a code change.
 
 use rebel_zero::game::perft::perft;
 use rebel_zero::game::{AnyGame, Game};
 use rebel_zero::with_game;
 
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/perft-start.tsv");
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/perft-start.tsv");
 
 /// (spec, counts for depths 1..) from the file; comment lines skipped.
 fn vectors() -> Vec<(String, Vec<u64>)> {
