@@ -1,7 +1,8 @@
 //! `rebel-zero bench-net`: network inference speed (positions/s and GFLOP/s) per batch size, for the
 //! shape of a ruleset's network: burn's forward pass (flex CPU backend) and the inference forward pass
-//! the search uses ([`InferenceNet`]), on the same weights and inputs. Both use the global rayon pool
-//! (`RAYON_NUM_THREADS=1` measures one core, as a self-play worker runs).
+//! the search uses ([`InferenceNet`]) in f32 and in 8 bits (the tower on VNNI, calibrated on the
+//! measured batch; f32 where the CPU lacks VNNI), on the same weights and inputs. All use the global
+//! rayon pool (`RAYON_NUM_THREADS=1` measures one core, as a self-play worker runs).
 
 use std::time::{Duration, Instant};
 
@@ -57,10 +58,17 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
     let flops = 2.0 * shape.multiply_adds() as f64;
     let fast = InferenceNet::new(&net);
     let network = describe(&shape, &args.spec, flops, "per position");
+    let eight = crate::nn::int8::available();
     if !args.json {
-        println!("network {network}");
-        println!("{:>6} {:>25} {:>25}", "batch", "burn flex forward", "inference forward");
-        println!("{:>6} {:>14} {:>10} {:>14} {:>10}", "", "positions/s", "GFLOP/s", "positions/s", "GFLOP/s");
+        println!("network {network}; 8-bit kernels: {}", if eight { "VNNI" } else { "absent (f32)" });
+        println!(
+            "{:>6} {:>25} {:>25} {:>25} {:>8}",
+            "batch", "burn flex forward", "inference f32", "inference int8", "int8/f32"
+        );
+        println!(
+            "{:>6} {:>14} {:>10} {:>14} {:>10} {:>14} {:>10}",
+            "", "positions/s", "GFLOP/s", "positions/s", "GFLOP/s", "positions/s", "GFLOP/s"
+        );
     }
     let mut rows = Vec::new();
     let budget = Duration::from_secs_f64(args.seconds);
@@ -76,20 +84,26 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
         });
         let mut output = Inference::default();
         let fast_rate = positions_per_second(batch, budget, || fast.infer(&input, batch, &mut output));
+        let quantized = fast.quantized(&fast.calibrate(&input, batch, "the measured batch"));
+        let int8_rate = positions_per_second(batch, budget, || quantized.infer(&input, batch, &mut output));
         rows.push(serde_json::json!({
             "batch": batch,
             "burn_positions_per_second": burn_rate,
             "burn_gflops": burn_rate * flops / 1e9,
             "inference_positions_per_second": fast_rate,
             "inference_gflops": fast_rate * flops / 1e9,
+            "int8_positions_per_second": int8_rate,
+            "int8_vnni": eight,
         }));
         if args.json {
             continue;
         }
         println!(
-            "{batch:>6} {burn_rate:>14.0} {:>10.2} {fast_rate:>14.0} {:>10.2}",
+            "{batch:>6} {burn_rate:>14.0} {:>10.2} {fast_rate:>14.0} {:>10.2} {int8_rate:>14.0} {:>10.2} {:>8.2}",
             burn_rate * flops / 1e9,
-            fast_rate * flops / 1e9
+            fast_rate * flops / 1e9,
+            int8_rate * flops / 1e9,
+            int8_rate / fast_rate
         );
     }
     if args.json {

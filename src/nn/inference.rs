@@ -21,6 +21,7 @@ use burn::nn::{BatchNorm, Linear};
 use burn::prelude::*;
 use rayon::prelude::*;
 
+use super::int8;
 use super::kernels::{View, grow, grow_aligned, matmul, planes_to_rows, relu, vectorised};
 use super::model::{ConvNorm, NetShape, PolicyValueNet};
 use super::winograd::{self, Board};
@@ -158,6 +159,38 @@ pub struct InferenceNet {
     value_conv: Affine,
     value_hidden: Affine,
     value_out: Affine,
+    /// The stem's and the tower's convolutions in 8 bits, where the network runs so
+    /// ([`InferenceNet::quantized`]) and the CPU has VNNI.
+    int8: Option<Int8Tower>,
+}
+
+/// How a network computes its tower.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    /// 8-bit weights and activations in the residual tower ([`super::int8`]), on CPUs with VNNI.
+    #[default]
+    Int8,
+    /// 32-bit floats throughout.
+    F32,
+}
+
+impl Precision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Precision::Int8 => "int8",
+            Precision::F32 => "f32",
+        }
+    }
+}
+
+/// The stem, the tower and a per-cell policy head's 3 × 3 convolution quantized ([`super::int8`]).
+#[derive(Clone, Debug)]
+struct Int8Tower {
+    board: int8::Padded,
+    stem: int8::Conv,
+    tower: Vec<[int8::Conv; 2]>,
+    policy: Option<int8::Conv>,
 }
 
 /// One thread's working memory, grown to the largest tile it has run.
@@ -171,6 +204,8 @@ struct Scratch {
     inner: Vec<f32>,
     value_cells: Vec<f32>,
     value_hidden: Vec<f32>,
+    /// Layers' inputs in 8 bits, padded ([`super::int8`]).
+    quantized: int8::Buffers,
 }
 
 thread_local! {
@@ -217,7 +252,67 @@ impl InferenceNet {
             value_conv: conv_norm(&net.value_conv),
             value_hidden: Affine::linear(&net.value_hidden),
             value_out: Affine::linear(&net.value_out),
+            int8: None,
         }
+    }
+
+    /// The same network with its stem and tower in 8 bits, each layer's input fitted to `scales`
+    /// (from [`InferenceNet::calibrate`]). It runs so where the CPU has VNNI, in f32 elsewhere.
+    pub fn quantized(&self, scales: &int8::Scales) -> InferenceNet {
+        assert_eq!(scales.inputs.len(), self.convolutions(), "a scale per 3 × 3 convolution");
+        let conv =
+            |a: &Affine, largest: f32| int8::Conv::new(&a.weights, &a.bias, a.inputs, a.outputs, largest);
+        let tower = self
+            .tower
+            .iter()
+            .enumerate()
+            .map(|(b, [first, second])| {
+                [conv(first, scales.inputs[1 + 2 * b]), conv(second, scales.inputs[2 + 2 * b])]
+            })
+            .collect();
+        let policy = match &self.policy {
+            PolicyLayers::PerCell { conv: c, .. } => Some(conv(c, scales.inputs[1 + 2 * self.tower.len()])),
+            PolicyLayers::Dense { .. } => None,
+        };
+        let int8 = Int8Tower {
+            board: int8::Padded::new(self.shape.grid),
+            stem: conv(&self.stem, scales.inputs[0]),
+            tower,
+            policy,
+        };
+        InferenceNet { int8: Some(int8), ..self.clone() }
+    }
+
+    /// The 3 × 3 convolutions that may run in 8 bits: the stem, the tower's, and a per-cell policy
+    /// head's.
+    fn convolutions(&self) -> usize {
+        1 + 2 * self.tower.len() + usize::from(matches!(self.policy, PolicyLayers::PerCell { .. }))
+    }
+
+    /// The precision the network runs at here.
+    pub fn precision(&self) -> Precision {
+        if self.int8.is_some() && int8::available() { Precision::Int8 } else { Precision::F32 }
+    }
+
+    /// The scales of the stem's and the tower's inputs on `positions` encoded positions (the
+    /// calibration of [`InferenceNet::quantized`]): each the value below which [`int8::COVERED`] of
+    /// that layer's inputs lie.
+    pub fn calibrate(&self, input: &[f32], positions: usize, source: &str) -> int8::Scales {
+        let mut seen: Vec<Vec<f32>> = vec![Vec::new(); self.convolutions()];
+        let per_position = input.len() / positions.max(1);
+        let (width, height) = self.shape.grid;
+        let tile = (TILE_ROWS / (width * height)).max(1);
+        let mut out = Inference::default();
+        for chunk in input.chunks(tile * per_position) {
+            let n = chunk.len() / per_position;
+            out.policy.resize(n * self.shape.actions, 0.0);
+            out.wdl.resize(n * 3, 0.0);
+            let mut scratch = Scratch::default();
+            let mut observe = |layer: usize, values: &[f32]| seen[layer].extend_from_slice(values);
+            self.tile(chunk, n, &mut out.policy, &mut out.wdl, &mut scratch, &mut observe);
+        }
+        let inputs = seen.iter_mut().map(|values| int8::covering(values)).collect();
+        int8::Scales { inputs, source: source.to_string() }
     }
 
     /// Runs the network on `positions` encoded positions laid end to end in `input` (each
@@ -238,40 +333,55 @@ impl InferenceNet {
             .zip(input.par_chunks(tile * per_position))
             .for_each(|((policy, wdl), input)| {
                 SCRATCH.with_borrow_mut(|scratch| {
-                    vectorised(|| self.forward_tile(input, wdl.len() / 3, policy, wdl, scratch))
+                    vectorised(|| self.tile(input, wdl.len() / 3, policy, wdl, scratch, &mut |_, _| {}))
                 })
             });
     }
 
-    /// The whole network on one tile of positions.
-    fn forward_tile(
+    /// The whole network on one tile of positions; `observe(layer, values)` sees the input of each of
+    /// the stem's and the tower's convolutions (for calibration).
+    fn tile(
         &self,
         input: &[f32],
         positions: usize,
         policy: &mut [f32],
         wdl: &mut [f32],
         s: &mut Scratch,
+        observe: &mut dyn FnMut(usize, &[f32]),
     ) {
         let cells = self.board.neighbours.cells;
         let rows = positions * cells;
         let channels = self.shape.tower.channels;
         let planes = self.shape.planes;
         let widest = self.widest_layer();
-        let Scratch { columns, trunk, inner, winograd, value_cells, value_hidden } = s;
+        let Scratch { columns, trunk, inner, winograd, value_cells, value_hidden, quantized } = s;
         let columns = grow_aligned(columns, rows * widest);
         let trunk = grow_aligned(trunk, rows * channels);
         let inner = grow_aligned(inner, rows * widest);
         let board = &self.board;
+        let int8 = self.int8.as_ref().filter(|_| int8::available());
+        // A 3 × 3 convolution of the stem or the tower: in 8 bits where the network runs so.
+        let mut convolve = |layer: usize, affine: &Affine, x: &[f32], out: &mut [f32], accumulate: bool| {
+            observe(layer, &x[..rows * affine.inputs]);
+            match int8.and_then(|q| Some((q, q.layer(layer)?))) {
+                Some((q, conv)) => {
+                    let buffer = quantized.of(conv.padded);
+                    conv.quantize(x, positions, &q.board, buffer);
+                    conv.forward(buffer, positions, &q.board, out, accumulate);
+                }
+                None => affine.convolve(x, positions, board, out, accumulate, winograd),
+            }
+        };
 
         // Stem, from the encoder's channels-first planes.
         planes_to_rows(input, cells, planes, &mut columns[..rows * planes]);
-        self.stem.convolve(columns, positions, board, trunk, false, winograd);
+        convolve(0, &self.stem, columns, trunk, false);
         relu(&mut trunk[..rows * channels]);
 
-        for [first, second] in &self.tower {
-            first.convolve(trunk, positions, board, inner, false, winograd);
+        for (b, [first, second]) in self.tower.iter().enumerate() {
+            convolve(1 + 2 * b, first, trunk, inner, false);
             relu(&mut inner[..rows * channels]);
-            second.convolve(inner, positions, board, trunk, true, winograd); // adds the skip
+            convolve(2 + 2 * b, second, inner, trunk, true); // adds the skip
             relu(&mut trunk[..rows * channels]);
         }
 
@@ -282,7 +392,7 @@ impl InferenceNet {
                 out.apply(inner, positions, policy, false);
             }
             PolicyLayers::PerCell { conv, cells } => {
-                conv.convolve(trunk, positions, board, inner, false, winograd);
+                convolve(1 + 2 * self.tower.len(), conv, trunk, inner, false);
                 relu(&mut inner[..rows * channels]);
                 cells.apply(inner, rows, policy, false);
             }
@@ -310,6 +420,17 @@ impl InferenceNet {
             widest = widest.max(conv.outputs);
         }
         widest
+    }
+}
+
+impl Int8Tower {
+    /// The stem (0), a tower convolution (`1 + 2 · block + which`), or the policy head's (next).
+    fn layer(&self, layer: usize) -> Option<&int8::Conv> {
+        match layer {
+            0 => Some(&self.stem),
+            _ if layer <= 2 * self.tower.len() => Some(&self.tower[(layer - 1) / 2][(layer - 1) % 2]),
+            _ => self.policy.as_ref(),
+        }
     }
 }
 
@@ -427,5 +548,47 @@ mod tests {
             let game = AnyGame::from_spec(spec).expect("a known ruleset");
             crate::with_game!(&game, |g| check(g, path));
         }
+    }
+
+    /// In 8 bits a network calibrated on positions gives nearly the f32 outputs on others: the same
+    /// most likely move nearly always, values within a few hundredths; with VNNI off (or on a CPU
+    /// without it) the quantized network runs in f32 and gives exactly the f32 outputs.
+    #[test]
+    fn the_8_bit_tower_stays_close_to_f32() {
+        let device = Device::flex();
+        device.seed(11);
+        let shape = NetShape {
+            tower: TowerSize { blocks: 2, channels: 32 },
+            planes: 6,
+            grid: (5, 7),
+            actions: 40,
+            policy: PolicyHead::Dense,
+        };
+        let net = InferenceNet::new(&net_with_statistics(&shape, &device));
+        let per_position = shape.planes * 35;
+        let positions = 64;
+        let input: Vec<f32> =
+            (0..positions * per_position).map(|i| if (i * 7919) % 5 < 2 { 1.0 } else { 0.0 }).collect();
+        let (calibration, test) = input.split_at(32 * per_position);
+        let scales = net.calibrate(calibration, 32, "test positions");
+        let quantized = net.quantized(&scales);
+        let (mut exact, mut eight) = (Inference::default(), Inference::default());
+        net.infer(test, 32, &mut exact);
+        quantized.infer(test, 32, &mut eight);
+        if !int8::available() {
+            assert_eq!(quantized.precision(), Precision::F32);
+            assert_eq!(exact.policy, eight.policy, "without VNNI the quantized network runs in f32");
+            return;
+        }
+        assert_eq!(quantized.precision(), Precision::Int8);
+        let value = |w: &[f32]| w[0] - w[2];
+        let mut agree = 0;
+        for p in 0..32 {
+            let top = |logits: &[f32]| (0..40).max_by(|&a, &b| logits[a].total_cmp(&logits[b])).unwrap();
+            agree += usize::from(top(&exact.policy[p * 40..][..40]) == top(&eight.policy[p * 40..][..40]));
+            let d = (value(&exact.wdl[p * 3..][..3]) - value(&eight.wdl[p * 3..][..3])).abs();
+            assert!(d < 0.05, "position {p}: value differs by {d}");
+        }
+        assert!(agree >= 30, "the most likely move agrees in {agree} of 32");
     }
 }

@@ -11,6 +11,7 @@ mod conv;
 pub mod encode;
 pub mod evaluator;
 pub mod inference;
+pub mod int8;
 mod kernels;
 pub mod model;
 pub mod symmetry;
