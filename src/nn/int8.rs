@@ -8,8 +8,8 @@
 //! games ([`Scales`]). A product is summed exactly in 32 bits and turned back into f32 with the two
 //! scales and the bias, so the skip connections, the ReLUs and the heads stay in f32.
 //!
-//! Layout: a layer's quantized input is each position's board with a border of zero cells (`(height
-//! + 2) × (width + 2)` cells of `padded` channels, a multiple of 4), so every output cell reads its
+//! Layout: a layer's quantized input is each position's board with a border of zero cells
+//! (`(height + 2) × (width + 2)` cells of `padded` channels, a multiple of 4), so every output cell reads its
 //! nine taps at the same offsets and no tap needs a test for the edge (the border's products are
 //! zeros, which VNNI multiplies faster than the f32 kernels skip them).
 
