@@ -120,7 +120,12 @@ pub struct AlphaBeta<G: Tactics, E: Evaluation<G>> {
     table: Table<G::Move>,
     history: History,
     killers: Vec<[Option<G::Move>; 2]>,
-    moves: Vec<G::Moves>,
+    /// Where moves are generated (boxed: a chess move list is ten kilobytes, too much for each frame of
+    /// the recursion's stack), and the moves of every ply on the path, one range each.
+    buffer: Box<G::Moves>,
+    moves: Vec<G::Move>,
+    /// Each ply's range of `moves`.
+    ranges: Vec<std::ops::Range<usize>>,
     /// Each ply's move-ordering keys.
     order: Vec<Vec<Key>>,
     pv: Vec<Vec<G::Move>>,
@@ -147,7 +152,9 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
             table: Table::new(table_megabytes),
             history: History::new(actions),
             killers: vec![[None; 2]; MAX_PLY + 1],
-            moves: (0..=MAX_PLY).map(|_| G::Moves::default()).collect(),
+            buffer: Box::default(),
+            moves: Vec::new(),
+            ranges: vec![0..0; MAX_PLY + 1],
             order: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             keys: Vec::new(),
@@ -314,7 +321,7 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
     fn ended(&self, state: &G::State, ply: usize) -> Option<i32> {
         let outcome = match self.game.immediate_result(state) {
             Some(result) => result,
-            None if self.moves[ply].is_empty() => self.game.no_moves_result(state),
+            None if self.ranges[ply].is_empty() => self.game.no_moves_result(state),
             None => return None,
         };
         let mover = self.game.to_move(state);
@@ -373,10 +380,9 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         if depth <= 0 {
             return self.quiesce(state, ply, alpha, beta);
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        self.game.legal_moves(state, &mut moves);
-        self.moves[ply] = moves;
+        self.generate(state, ply);
         if let Some(score) = self.ended(state, ply) {
+            self.release(ply);
             return score;
         }
         let static_eval = if in_check {
@@ -387,13 +393,40 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         if !pv_node && !in_check && ply > 0 {
             // Reverse futility: far above beta at a shallow depth, a quiet move will not fall below it.
             if depth <= 5 && static_eval - 90 * depth >= beta && beta.abs() < MATE_BOUND {
+                self.release(ply);
                 return static_eval;
             }
             if let Some(score) = self.null_move(state, depth, ply, beta, static_eval) {
+                self.release(ply);
                 return score;
             }
         }
-        self.search_moves(state, depth, ply, alpha, beta, pv_node, in_check, entry.and_then(|e| e.mv), key)
+        let score = self.search_moves(
+            state,
+            depth,
+            ply,
+            alpha,
+            beta,
+            pv_node,
+            in_check,
+            entry.and_then(|e| e.mv),
+            key,
+        );
+        self.release(ply);
+        score
+    }
+
+    /// The legal moves of `state` as ply `ply`'s range of the move stack.
+    fn generate(&mut self, state: &G::State, ply: usize) {
+        self.game.legal_moves(state, &mut self.buffer);
+        let start = self.moves.len();
+        self.moves.extend_from_slice(&self.buffer);
+        self.ranges[ply] = start..self.moves.len();
+    }
+
+    /// Gives ply `ply`'s moves back to the move stack.
+    fn release(&mut self, ply: usize) {
+        self.moves.truncate(self.ranges[ply].start);
     }
 
     /// Null-move pruning: with the move handed over, a shallower search that still fails high says the
@@ -431,13 +464,15 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         key: u64,
     ) -> i32 {
         let alpha0 = alpha;
-        let moves = std::mem::take(&mut self.moves[ply]);
+        let range = self.ranges[ply].clone();
         let mut keys = std::mem::take(&mut self.order[ply]);
-        let ordering =
-            Picker::new(&self.game, state, &moves, table_move, self.killers[ply], &self.history, &mut keys);
+        let moves = &self.moves[range.clone()];
+        Picker::key(&self.game, state, moves, table_move, self.killers[ply], &self.history, &mut keys);
         let mover = self.game.to_move(state);
         let (mut best_score, mut best_move) = (-MATE, None);
-        for (searched, (mv, quiet)) in ordering.enumerate() {
+        for searched in 0..range.len() {
+            let Some((index, quiet)) = Picker::next(&mut keys, searched) else { break };
+            let mv = self.moves[range.start + index];
             let mut next = state.clone();
             self.game.apply(&mut next, mv);
             let reversible = !self.game.is_irreversible(state, mv);
@@ -486,7 +521,6 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
                 self.history.tried(&self.game, state, mv, mover, depth);
             }
         }
-        self.moves[ply] = moves;
         self.order[ply] = keys;
         if self.aborted {
             return 0;
@@ -514,7 +548,7 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
 
     /// Quiescence: captures and promotions that keep their material, until the position is quiet (all
     /// moves when in check).
-    fn quiesce(&mut self, state: &G::State, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    fn quiesce(&mut self, state: &G::State, ply: usize, alpha: i32, beta: i32) -> i32 {
         self.pv[ply].clear();
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -524,9 +558,14 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         if self.game.rule_draw(state).is_some() || self.root_plies + ply as u32 >= self.game.max_plies() {
             return 0;
         }
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        self.game.legal_moves(state, &mut moves);
-        self.moves[ply] = moves;
+        self.generate(state, ply);
+        let best = self.quiesce_moves(state, ply, alpha, beta);
+        self.release(ply);
+        best
+    }
+
+    /// The quiescence search of a position whose moves are generated.
+    fn quiesce_moves(&mut self, state: &G::State, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         if let Some(score) = self.ended(state, ply) {
             return score;
         }
@@ -538,11 +577,13 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
             }
             alpha = alpha.max(stand);
         }
-        let moves = std::mem::take(&mut self.moves[ply]);
+        let range = self.ranges[ply].clone();
         let mut keys = std::mem::take(&mut self.order[ply]);
-        let picker = Picker::noisy(&self.game, state, &moves, in_check, &mut keys);
+        Picker::key_noisy(&self.game, state, &self.moves[range.clone()], in_check, &mut keys);
         let mut best = if in_check { -MATE } else { alpha };
-        for (mv, _) in picker {
+        for picked in 0..range.len() {
+            let Some((index, _)) = Picker::next(&mut keys, picked) else { break };
+            let mv = self.moves[range.start + index];
             let mut next = state.clone();
             self.game.apply(&mut next, mv);
             // Quiescence looks for no repetition: its moves are (nearly all) irreversible.
@@ -560,7 +601,6 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
                 }
             }
         }
-        self.moves[ply] = moves;
         self.order[ply] = keys;
         best
     }

@@ -56,24 +56,22 @@ impl History {
 /// A move's ordering key, whether it is quiet, and its index in the node's moves.
 pub type Key = (i32, bool, u32);
 
-/// Hands out a node's moves best first, with whether each is quiet.
-pub struct Picker<'a, M> {
-    moves: &'a [M],
-    keys: &'a mut Vec<Key>,
-    next: usize,
-}
+/// Orders a node's moves: each gets a key once ([`Picker::key`] or [`Picker::key_noisy`]), then
+/// [`Picker::next`] hands out the best remaining one (by index into the node's moves, which the
+/// search keeps on its move stack).
+pub struct Picker;
 
-impl<'a, M: Copy + PartialEq> Picker<'a, M> {
-    /// The ordering of a full node's moves.
-    pub fn new<G: Tactics<Move = M>>(
+impl Picker {
+    /// The keys of a full node's moves.
+    pub fn key<G: Tactics>(
         game: &G,
         state: &G::State,
-        moves: &'a [M],
-        table_move: Option<M>,
-        killers: [Option<M>; 2],
+        moves: &[G::Move],
+        table_move: Option<G::Move>,
+        killers: [Option<G::Move>; 2],
         history: &History,
-        keys: &'a mut Vec<Key>,
-    ) -> Picker<'a, M> {
+        keys: &mut Vec<Key>,
+    ) {
         let mover = game.to_move(state);
         keys.clear();
         keys.extend(moves.iter().enumerate().map(|(i, &mv)| {
@@ -95,18 +93,17 @@ impl<'a, M: Copy + PartialEq> Picker<'a, M> {
             };
             (key, true, i)
         }));
-        Picker { moves, keys, next: 0 }
     }
 
-    /// The ordering of a quiescence node: captures and promotions that keep their material (every move
-    /// when `in_check`), the others left out.
-    pub fn noisy<G: Tactics<Move = M>>(
+    /// The keys of a quiescence node's moves: captures and promotions that keep their material (every
+    /// move when `in_check`); the others are never handed out.
+    pub fn key_noisy<G: Tactics>(
         game: &G,
         state: &G::State,
-        moves: &'a [M],
+        moves: &[G::Move],
         in_check: bool,
-        keys: &'a mut Vec<Key>,
-    ) -> Picker<'a, M> {
+        keys: &mut Vec<Key>,
+    ) {
         keys.clear();
         keys.extend(moves.iter().enumerate().map(|(i, &mv)| {
             let (i, noisy) = (i as u32, game.is_noisy(state, mv));
@@ -118,23 +115,18 @@ impl<'a, M: Copy + PartialEq> Picker<'a, M> {
                 (i32::MIN, true, i)
             }
         }));
-        Picker { moves, keys, next: 0 }
     }
-}
 
-impl<M: Copy> Iterator for Picker<'_, M> {
-    type Item = (M, bool);
-
-    /// The best move not yet handed out (moves keyed `i32::MIN` never are).
-    fn next(&mut self) -> Option<(M, bool)> {
-        let rest = self.keys.get(self.next..)?;
-        let best = self.next + (0..rest.len()).max_by_key(|&i| rest[i].0)?;
-        let (key, quiet, index) = self.keys[best];
+    /// The best move not yet handed out, the `picked` before it having been (by its index, and whether
+    /// it is quiet); moves keyed `i32::MIN` never are.
+    pub fn next(keys: &mut [Key], picked: usize) -> Option<(usize, bool)> {
+        let rest = keys.get(picked..)?;
+        let best = picked + (0..rest.len()).max_by_key(|&i| rest[i].0)?;
+        let (key, quiet, index) = keys[best];
         if key == i32::MIN {
             return None;
         }
-        self.keys.swap(self.next, best);
-        self.next += 1;
-        Some((self.moves[index as usize], quiet))
+        keys.swap(picked, best);
+        Some((index as usize, quiet))
     }
 }
