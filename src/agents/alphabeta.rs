@@ -84,11 +84,11 @@ impl<G: NetGame> AbAgent<G> {
         let eval: Box<dyn Evaluation<G> + Send> = match &settings.net {
             Some(path) => {
                 let dir = crate::files::find_shipped(std::path::Path::new(path));
-                let device = burn::prelude::Device::flex();
-                let net = crate::nn::checkpoint::load_for_game(&dir, game, &device).map_err(|e| {
-                    AgentError::Checkpoint { agent: spec.to_string(), problem: e.to_string() }
-                })?;
-                Box::new(crate::nn::value::NetValue::new(game, crate::nn::InferenceNet::new(&net)))
+                let net =
+                    crate::nn::load_for_inference(&dir, game, crate::nn::Precision::F32).map_err(|e| {
+                        AgentError::Checkpoint { agent: spec.to_string(), problem: e.to_string() }
+                    })?;
+                Box::new(crate::nn::value::NetValue::new(game, net))
             }
             None => game.hand_evaluation().unwrap_or_else(|| Box::new(Material)),
         };

@@ -8,15 +8,13 @@
 use std::fmt;
 use std::path::Path;
 
-use burn::prelude::*;
-
 use super::Agent;
 use super::mcts::MctsAgent;
 use super::perfect::PerfectAgent;
 use super::random::RandomAgent;
 use crate::game::AnyGame;
 use crate::game::playout::RolloutPolicy;
-use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint};
+use crate::nn::{NetEvaluator, NetGame, Precision, load_for_inference};
 use crate::search::{RolloutEvaluator, SearchConfig};
 use crate::seed::derive_seed;
 use crate::tablebase::{CachedTable, cached_table};
@@ -36,7 +34,7 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
         "net",
         "network-guided MCTS; keys path=CHECKPOINT (required: a run folder such as \
          checkpoints/sixteen-rebels, or one generation folder), sims=N (200), c (1.5), temp (0), open (0), \
-         contempt (0), batch (8)",
+         contempt (0), batch (8), precision=int8|f32 (f32; int8 runs the tower in 8 bits on CPUs with VNNI)",
     ),
     (
         "ab",
@@ -70,7 +68,7 @@ pub const SHIPPED_NETWORKS: &[&str] = &[
 pub const MAX_SIMULATIONS: u32 = 10_000_000;
 
 const MCTS_KEYS: &str = "sims, c, temp, open, contempt, batch, rollout";
-const NET_KEYS: &str = "path, sims, c, temp, open, contempt, batch";
+const NET_KEYS: &str = "path, sims, c, temp, open, contempt, batch, precision";
 
 /// A checked agent spec.
 #[derive(Clone, Debug, PartialEq)]
@@ -184,6 +182,10 @@ pub struct NetSettings {
     /// A checkpoint: a run folder (its latest generation) or a generation folder.
     pub path: String,
     pub search: SearchSettings,
+    /// The tower in 8 bits or f32 ([`crate::nn::int8`]). A spec that names none is f32, so that every
+    /// spec recorded before 8 bits existed keeps its meaning; the project's own defaults (play, serve,
+    /// training) name int8.
+    pub precision: Precision,
 }
 
 impl NetSettings {
@@ -276,10 +278,10 @@ impl AgentSpec {
 
     /// A network agent on the checkpoint at `path` searching `simulations` per move, its first
     /// `opening` plies sampled from its visit counts; the other settings those of a `net:` spec.
-    pub fn net(path: &Path, simulations: u32, opening: u32) -> AgentSpec {
+    pub fn net(path: &Path, simulations: u32, opening: u32, precision: Precision) -> AgentSpec {
         let search =
             SearchSettings { opening, ..SearchSettings::with_simulations_and_batch(simulations, NET_BATCH) };
-        AgentSpec::Net(NetSettings { path: path.display().to_string(), search })
+        AgentSpec::Net(NetSettings { path: path.display().to_string(), search, precision })
     }
 
     /// The strongest agent the project ships for `game`: best play where its tablebase has been built
@@ -308,7 +310,7 @@ impl AgentSpec {
             })
         };
         match SHIPPED_NETWORKS.iter().find(|path| fits(path)) {
-            Some(path) => AgentSpec::net(Path::new(path), 400, 0),
+            Some(path) => AgentSpec::net(Path::new(path), 400, 0, Precision::F32),
             None => AgentSpec::parse("mcts:sims=2000").expect("a valid built-in spec"),
         }
     }
@@ -323,12 +325,10 @@ impl AgentSpec {
                 Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
             AgentSpec::Net(settings) => {
-                let device = Device::flex();
-                let net =
-                    checkpoint::load_for_game(&settings.checkpoint_dir(), game, &device).map_err(|e| {
-                        AgentError::Checkpoint { agent: self.to_string(), problem: e.to_string() }
-                    })?;
-                let evaluator = NetEvaluator::new(game, InferenceNet::new(&net));
+                let net = load_for_inference(&settings.checkpoint_dir(), game, settings.precision).map_err(
+                    |e| AgentError::Checkpoint { agent: self.to_string(), problem: e.to_string() },
+                )?;
+                let evaluator = NetEvaluator::new(game, net);
                 Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
             AgentSpec::Ab(settings) => {
@@ -353,7 +353,14 @@ impl fmt::Display for AgentSpec {
                 };
                 write!(f, "mcts:{},rollout={rollout}", s.search)
             }
-            AgentSpec::Net(s) => write!(f, "net:path={},{}", s.path, s.search),
+            AgentSpec::Net(s) => {
+                write!(f, "net:path={},{}", s.path, s.search)?;
+                // f32 is written as nothing, as every spec was before 8 bits.
+                match s.precision {
+                    Precision::Int8 => write!(f, ",precision=int8"),
+                    Precision::F32 => Ok(()),
+                }
+            }
             AgentSpec::Ab(s) => write!(f, "ab:{s}"),
             AgentSpec::Perfect { table: None } => write!(f, "perfect"),
             AgentSpec::Perfect { table: Some(path) } => write!(f, "perfect:table={path}"),
@@ -484,17 +491,34 @@ fn parse_net(pairs: &[(&str, &str)]) -> Result<NetSettings, AgentError> {
     let mut settings = NetSettings {
         path: String::new(),
         search: SearchSettings::with_simulations_and_batch(200, NET_BATCH),
+        precision: Precision::F32,
     };
-    let mut path = None;
+    let (mut path, mut precision) = (None, Precision::F32);
     let options = SearchOptions { agent: "net", allowed: NET_KEYS, settings: &mut settings.search };
     options.read_all(pairs, |key, value| match key {
         "path" => {
             path = Some(value.to_string());
             Ok(true)
         }
+        "precision" => {
+            precision = match value {
+                "int8" => Precision::Int8,
+                "f32" => Precision::F32,
+                _ => {
+                    return Err(AgentError::BadValue {
+                        agent: "net".to_string(),
+                        key: key.to_string(),
+                        value: value.to_string(),
+                        expected: "int8 or f32".to_string(),
+                    });
+                }
+            };
+            Ok(true)
+        }
         _ => Ok(false),
     })?;
     settings.path = path.ok_or(AgentError::NetWithoutPath)?;
+    settings.precision = precision;
     Ok(settings)
 }
 
@@ -525,6 +549,14 @@ mod tests {
         let net = AgentSpec::parse("net:sims=50,open=8,path=runs/x").unwrap();
         assert_eq!(net.to_string(), "net:path=runs/x,sims=50,c=1.5,temp=0,open=8,batch=8");
         assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
+        // f32 is the default and not written; 8 bits are.
+        let net = AgentSpec::parse("net:path=runs/x,precision=int8").unwrap();
+        assert_eq!(net.to_string(), "net:path=runs/x,sims=200,c=1.5,temp=0,batch=8,precision=int8");
+        assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
+        assert_eq!(
+            AgentSpec::parse("net:path=runs/x,precision=f32").unwrap().to_string(),
+            "net:path=runs/x,sims=200,c=1.5,temp=0,batch=8"
+        );
         let net = AgentSpec::parse("net:contempt=0.25,path=runs/x").unwrap();
         assert_eq!(net.to_string(), "net:path=runs/x,sims=200,c=1.5,temp=0,contempt=0.25,batch=8");
         assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
@@ -533,13 +565,14 @@ mod tests {
     #[test]
     fn bad_specs_name_the_problem_and_what_is_allowed() {
         let cases = [
-            ("alphazero", &["alphazero", "random, mcts, net, perfect, human"][..]),
+            ("alphazero", &["alphazero", "random, mcts, net, ab, perfect, human"][..]),
             ("perfect:depth=3", &["depth", "table"]),
             ("perfect:table=x,depth=3", &["depth", "table"]),
             ("", &["known agents"]),
             ("mcts:simulations=5", &["simulations", "sims, c, temp, open, contempt, batch, rollout"]),
             ("net:path=x,open=-2", &["open=-2", "plies"]),
             ("net:path=x,contempt=1.5", &["contempt=1.5", "from 0 to 1"]),
+            ("net:path=x,precision=int4", &["precision=int4", "int8 or f32"]),
             ("mcts:contempt=-0.1", &["contempt=-0.1"]),
             ("mcts:rollout=smart", &["rollout=smart", "decisive or uniform"]),
             ("mcts:sims=0", &["sims=0", "1..10000000"]),

@@ -14,6 +14,7 @@ mod perft;
 mod pgn;
 mod play;
 mod presets;
+mod quantize;
 mod replay;
 mod rules;
 mod selfplay;
@@ -71,6 +72,8 @@ enum Command {
     BenchSearch(bench_search::BenchSearchArgs),
     /// Measure network inference positions/s and GFLOP/s per batch size (burn, CPU).
     BenchNet(bench_net::BenchNetArgs),
+    /// Calibrate a network's 8-bit inference (calibration.json) and measure it against f32 on recorded games.
+    Quantize(quantize::QuantizeArgs),
     /// Measure the learner's training steps: samples/s per batch size.
     BenchTrain(bench_train::BenchTrainArgs),
     /// Train a policy/value network by self-play, as a config file says; resumable.
@@ -110,6 +113,7 @@ pub fn main() -> ExitCode {
         Command::BenchSearch(args) => bench_search::run(&args),
         Command::Train(args) => train::run(&args),
         Command::BenchNet(args) => bench_net::run(&args),
+        Command::Quantize(args) => quantize::run(&args),
         Command::BenchTrain(args) => bench_train::run(&args),
         Command::Balance(args) => balance::run(&args),
         Command::Solve(args) => solve::run(&args),

@@ -89,7 +89,14 @@ fn agent_of<G: NetGame>(spec: &AgentSpec, game: &G) -> anyhow::Result<String> {
             hash.update(eval.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
             if let Some(net) = &settings.net {
                 let search = crate::agents::MctsSettings::default().search;
-                hash.update(weights(&crate::agents::NetSettings { path: net.clone(), search })?.1);
+                hash.update(
+                    weights(&crate::agents::NetSettings {
+                        path: net.clone(),
+                        search,
+                        precision: crate::nn::Precision::F32,
+                    })?
+                    .1,
+                );
             }
             Some(AgentSpec::Ab(crate::agents::alphabeta::AbSettings {
                 depth: Some(3),

@@ -13,6 +13,7 @@ pub mod evaluator;
 pub mod inference;
 pub mod int8;
 mod kernels;
+pub mod load;
 pub mod model;
 pub mod symmetry;
 pub mod value;
@@ -21,7 +22,8 @@ mod winograd;
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use encode::{Encoder, chess::ChessEncoder, hunt::HuntEncoder, imperial::ImperialEncoder};
 pub use evaluator::NetEvaluator;
-pub use inference::{Inference, InferenceNet};
+pub use inference::{Inference, InferenceNet, Precision};
+pub use load::load_for_inference;
 pub use model::{NetShape, PolicyHead, PolicyValueNet, TowerSize};
 pub use symmetry::{Mirror, mirror_planes};
 

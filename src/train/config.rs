@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::agents::{AgentSpec, MctsSettings};
-use crate::nn::TowerSize;
+use crate::nn::{Precision, TowerSize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -94,6 +94,9 @@ pub struct SelfPlayConfig {
     /// meets the mistakes a weaker opponent makes and learns to punish them, where self-play between
     /// equals would teach it only that every position is lost. Empty: off.
     pub stray_side: String,
+    /// The precision self-play and evaluation run the network at: `int8` (the tower in 8 bits,
+    /// calibrated on the replay window, where the CPU has VNNI) or `f32`. The learner is f32 either way.
+    pub precision: Precision,
 }
 
 impl Default for SelfPlayConfig {
@@ -112,6 +115,7 @@ impl Default for SelfPlayConfig {
             temperature_plies: 16,
             gumbel_actions: 0,
             stray_side: String::new(),
+            precision: Precision::F32,
         }
     }
 }

@@ -17,7 +17,7 @@ use super::run::check_specs_extend;
 use super::selfplay::{FinishedGame, GameJob};
 use super::teacher::Teacher;
 use super::{TrainConfig, self_play};
-use crate::nn::{Checkpoint, InferenceNet, NetGame};
+use crate::nn::{Checkpoint, NetGame};
 use crate::seed::derive_seed;
 
 /// Plays `count` games with the generation saved at `checkpoint` (its rollout teacher instead, while
@@ -36,7 +36,7 @@ pub fn play_batch<G: NetGame>(
     check_specs_extend(&saved, &config.run.specs)?;
     let generation = saved.meta.counters.generation;
     let teacher = Teacher::open(&config.bootstrap, generation, games)?;
-    let net = InferenceNet::new(&saved.load_net(&burn::prelude::Device::flex())?);
+    let net = crate::nn::load_for_inference(checkpoint, &games[0], config.selfplay.precision)?;
     let jobs = (0..count)
         .map(|i| GameJob { index: i, spec_index: i % games.len(), seed: derive_seed(seed, i as u64) })
         .collect();

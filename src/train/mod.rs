@@ -258,7 +258,9 @@ fn evaluate<G: NetGame>(
     generation: u64,
     show_progress: bool,
 ) -> anyhow::Result<Vec<(String, f64)>> {
-    let net_agent = |path: &Path, opening: u32| AgentSpec::net(path, config.evaluation.simulations, opening);
+    let net_agent = |path: &Path, opening: u32| {
+        AgentSpec::net(path, config.evaluation.simulations, opening, config.selfplay.precision)
+    };
     // Each match: a name, the network's agent and its opponent's.
     let mut matches: Vec<(String, AgentSpec, AgentSpec)> = Vec::new();
     let tag = |name: &str| format!("{}/{}", game.spec(), name).replace([':', '=', ','], "_");

@@ -21,8 +21,15 @@ use super::{
 };
 use crate::game::Side;
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
-use crate::nn::{InferenceNet, NetGame, NetShape};
+use crate::nn::int8::Scales;
+use crate::nn::load::CALIBRATION_FILE;
+use crate::nn::{InferenceNet, NetGame, NetShape, Precision};
 use crate::seed::derive_seed;
+
+/// Positions of the replay window an 8-bit calibration reads.
+const CALIBRATION_POSITIONS: usize = 2048;
+/// Mixed into the run's seed for the calibration's draws.
+const CALIBRATION_STREAM: u64 = 0xca11b;
 
 /// A run in progress: its network and optimizer, replay window, counters and metrics.
 pub(super) struct Run<'a, G: NetGame> {
@@ -196,7 +203,7 @@ impl<'a, G: NetGame> Run<'a, G> {
     fn play_and_learn(&mut self, show_progress: bool) -> anyhow::Result<GenerationReport> {
         let config = self.config;
         let generation = self.counters.generation + 1;
-        let net = InferenceNet::new(&self.learner.inference_net());
+        let net = self.playing_net(&InferenceNet::new(&self.learner.inference_net()));
         // Teacher games for the run's first generations.
         let teacher = self.teacher.as_ref().filter(|_| generation <= config.bootstrap.generations);
         let recent = self.replay.recent_positions(config.selfplay.games_per_generation) as f64;
@@ -266,15 +273,51 @@ impl<'a, G: NetGame> Run<'a, G> {
         })
     }
 
+    /// `net` as self-play runs it: in 8 bits when the config asks for it and the replay window has
+    /// positions to calibrate on (the first generation of a fresh run plays in f32).
+    fn playing_net(&self, net: &InferenceNet) -> InferenceNet {
+        match self.calibration(net) {
+            Some(scales) => net.quantized(&scales),
+            None => net.clone(),
+        }
+    }
+
+    /// The 8-bit scales of `net` on positions of the replay window, drawn by a generator of their own
+    /// (seeded by the run and the generation) so that the learner's samples are the same at either
+    /// precision; none in f32 or while the window is empty.
+    fn calibration(&self, net: &InferenceNet) -> Option<Scales> {
+        if self.config.selfplay.precision != Precision::Int8 || self.replay.positions() == 0 {
+            return None;
+        }
+        let generation = self.counters.generation;
+        let mut rng =
+            Pcg64Mcg::seed_from_u64(derive_seed(self.config.run.seed ^ CALIBRATION_STREAM, generation));
+        let mut batch = Batch::default();
+        let actions = self.games[0].facts().action_count;
+        self.replay.sample(CALIBRATION_POSITIONS, actions, None, &mut rng, &mut batch);
+        let source = format!(
+            "{CALIBRATION_POSITIONS} positions drawn from the replay window after generation {generation} \
+             (run seed {}, stream {CALIBRATION_STREAM:#x})",
+            self.config.run.seed
+        );
+        Some(net.calibrate(&batch.input, CALIBRATION_POSITIONS, &source))
+    }
+
     /// Saves the current generation; returns its folder.
     pub(super) fn save(&self) -> anyhow::Result<PathBuf> {
         let net = self.learner.inference_net();
         let meta =
             CheckpointMeta::new(&self.games[0], self.config.run.specs.clone(), self.shape, self.counters);
-        let files = vec![
+        let mut files = vec![
             (CONFIG_FILE, self.config_text.clone().into_bytes()),
             (REPLAY_FILE, self.replay.to_jsonl_gz()),
         ];
+        // The saved network's 8-bit scales, so that whoever plays it in 8 bits (an evaluation, a
+        // distributed worker, `play`) runs exactly what self-play will.
+        if let Some(scales) = self.calibration(&InferenceNet::new(&net)) {
+            let text = serde_json::to_string_pretty(&scales).expect("scales serialise") + "\n";
+            files.push((CALIBRATION_FILE, text.into_bytes()));
+        }
         let optimizer = Some(self.learner.optimizer_bytes());
         let generation = Generation { meta: &meta, net: &net, optimizer, files };
         Ok(checkpoint::save_generation(&self.dir, generation, self.config.run.keep.max(2))?)

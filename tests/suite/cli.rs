@@ -164,3 +164,72 @@ fn runtime_failures_are_a_clear_error_with_exit_code_1() {
         assert!(!message.contains("panicked"), "{args:?}: {message}");
     }
 }
+
+/// `quantize` writes a generation's 8-bit scales and measures 8 bits against f32 on recorded games;
+/// what it cannot use is named with exit code 2.
+#[test]
+fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
+    let dir = std::env::temp_dir().join(format!("rebel-zero-quantize-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let generation = dir.join("gen-000116");
+    std::fs::create_dir_all(&generation).unwrap();
+    let shipped =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("checkpoints/sixteen-rebels/gen-000116");
+    for name in ["meta.json", "config.toml", "model.bpk"] {
+        std::fs::copy(shipped.join(name), generation.join(name)).unwrap();
+    }
+    let games = dir.join("games");
+    let played = run(&[
+        "match",
+        "sixteen-rebels",
+        "--agent",
+        "random",
+        "--agent",
+        "mcts:sims=8",
+        "--games",
+        "4",
+        "--out",
+        games.to_str().unwrap(),
+    ]);
+    assert!(played.status.success(), "{}", stderr(&played));
+    let games_file = games.join("games.jsonl");
+    let output = run(&[
+        "quantize",
+        generation.to_str().unwrap(),
+        "--games",
+        "1",
+        "--sims",
+        "4",
+        "--positions",
+        "40",
+        "--json",
+        "--check",
+        games_file.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let scales: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(generation.join("calibration.json")).unwrap()).unwrap();
+    // The stem, two per block of the b4c32 tower; each a largest input, so positive.
+    let inputs = scales["inputs"].as_array().unwrap();
+    assert_eq!(inputs.len(), 9, "{scales}");
+    assert!(inputs.iter().all(|v| v.as_f64().unwrap() > 0.0), "{scales}");
+    let check: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(check["positions"], 40, "{check}");
+    // Broken kernels or scales would scatter the top moves; f32 (no VNNI here) agrees exactly.
+    assert!(check["top_move_agreement"].as_f64().unwrap() >= 0.8, "{check}");
+    assert!(check["mean_value_difference"].as_f64().unwrap() < 0.1, "{check}");
+
+    for (args, needle) in [
+        (vec!["quantize", "no/such/run"], "no/such/run"),
+        (vec!["quantize", generation.to_str().unwrap(), "--positions", "0"], "--positions"),
+        (
+            vec!["quantize", generation.to_str().unwrap(), "--check", "no/such/games.jsonl"],
+            "no/such/games.jsonl",
+        ),
+    ] {
+        let output = run(&args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert!(stderr(&output).contains(needle), "{args:?}: {}", stderr(&output));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -71,6 +71,8 @@ fn cells(out: &Path) -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        // Game cells only: the variants' opening books are kept beside them wherever they were built.
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with("openings-"))
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
         .collect();
     cells.sort();

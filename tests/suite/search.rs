@@ -302,7 +302,7 @@ fn bad_agent_specs_and_sides_exit_with_code_2() {
     let cases: [(&[&str], &str); 4] = [
         (
             &["match", "sixteen-rebels", "--agent", "alpha", "--agent", "random"],
-            "known agents: random, mcts, net, perfect, human",
+            "known agents: random, mcts, net, ab, perfect, human",
         ),
         (
             &["match", "sixteen-rebels", "--agent", "mcts:sim=5", "--agent", "random"],

@@ -153,6 +153,22 @@ fn gumbel_roots_and_the_scalar_value_target_train() {
     assert!(samples > 0, "full searches were recorded");
 }
 
+/// `precision = "int8"`: self-play runs the network in 8 bits, calibrated on the replay window, and
+/// each saved generation carries the scales it was played with.
+#[test]
+fn eight_bit_self_play_trains_and_saves_its_scales() {
+    let (config, run_dir) =
+        smoke_setup("int8", &[("temperature_plies = 200", "temperature_plies = 200\nprecision = \"int8\"")]);
+    let output = run(&["train", config.to_str().unwrap(), "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(latest_generation(&run_dir), Some(2));
+    let text = std::fs::read_to_string(run_dir.join("gen-000002/calibration.json")).unwrap();
+    let scales: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The b1c8 tower: the stem and its block's two convolutions.
+    assert_eq!(scales["inputs"].as_array().unwrap().len(), 3, "{scales}");
+    assert!(scales["source"].as_str().unwrap().contains("replay window"), "{scales}");
+}
+
 /// `bootstrap.generations = 1`: rollout MCTS plays generation 1, so its games depend on the seed alone,
 /// not on the network; generation 2 is the network's self-play. Two runs whose networks differ show both.
 #[test]

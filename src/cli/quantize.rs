@@ -1,0 +1,228 @@
+//! `rebel-zero quantize`: writes a generation's 8-bit scales (`calibration.json`, calibrated on games
+//! the network plays itself) and, with `--check`, measures the 8-bit network against f32 on positions
+//! of recorded games (a study's `games.jsonl.gz`): how often the policy's top move agrees, and how far
+//! the value moves.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use clap::Args;
+use rand::SeedableRng;
+
+use crate::game::{AnyGame, Playthrough, record::GameRecord};
+use crate::nn::load::{CALIBRATION_GAMES, CALIBRATION_SIMULATIONS, calibrate_by_play, write_scales};
+use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint::Checkpoint};
+use crate::search::{Evaluations, Evaluator, LeafBatch};
+
+#[derive(Args, Debug)]
+pub struct QuantizeArgs {
+    /// A run folder (its latest generation) or a generation folder.
+    pub checkpoint: PathBuf,
+    /// Games the network plays itself (in f32) for the calibration positions.
+    #[arg(long, default_value_t = CALIBRATION_GAMES)]
+    pub games: usize,
+    /// Simulations per move of those games.
+    #[arg(long, default_value_t = CALIBRATION_SIMULATIONS)]
+    pub sims: u32,
+    /// Seed of those games and of the positions `--check` draws.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games files whose positions measure 8 bits against f32 (games of other boards are skipped).
+    #[arg(long, num_args = 1..)]
+    pub check: Vec<PathBuf>,
+    /// Positions `--check` draws (uniformly, without repeats) from those games.
+    #[arg(long, default_value_t = 10_000)]
+    pub positions: usize,
+    /// Print the check as one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &QuantizeArgs) -> anyhow::Result<()> {
+    if args.games == 0 || args.sims == 0 || args.positions == 0 {
+        super::usage_bail!("--games, --sims and --positions must be at least 1");
+    }
+    let dir = crate::files::find_shipped(&args.checkpoint);
+    let checkpoint = Checkpoint::open(&dir).map_err(super::usage)?;
+    let Some(spec) = checkpoint.meta.specs.first() else {
+        anyhow::bail!("{}: the checkpoint names no ruleset it was trained on", checkpoint.dir.display());
+    };
+    let game = super::load_game(spec)?;
+    let records = read_check_games(&args.check)?;
+    crate::with_game!(&game, |g| quantize(g, &checkpoint, &records, args))
+}
+
+fn read_check_games(paths: &[PathBuf]) -> anyhow::Result<Vec<GameRecord>> {
+    let mut records = Vec::new();
+    for path in paths {
+        let numbered = crate::game::record::read_records(path).map_err(super::usage)?;
+        records.extend(numbered.into_iter().map(|n| n.record));
+    }
+    Ok(records)
+}
+
+fn quantize<G: NetGame>(
+    game: &G,
+    checkpoint: &Checkpoint,
+    records: &[GameRecord],
+    args: &QuantizeArgs,
+) -> anyhow::Result<()> {
+    checkpoint.check_game(game)?;
+    let full = InferenceNet::new(&checkpoint.load_net(&burn::prelude::Device::flex())?);
+    if !crate::nn::int8::available() {
+        eprintln!("note: this CPU lacks AVX-512 VNNI, so an 8-bit network runs in f32 here");
+    }
+    let scales = calibrate_by_play(game, &full, args.games, args.sims, args.seed);
+    write_scales(checkpoint, &scales)?;
+    eprintln!("{}: {}", checkpoint.file(crate::nn::load::CALIBRATION_FILE).display(), scales.source);
+    if records.is_empty() {
+        return Ok(());
+    }
+    let eight = full.quantized(&scales);
+    let agreement = check(checkpoint, records, &full, &eight, args)?;
+    if args.json {
+        super::print_json(&agreement.to_json())?;
+    } else {
+        agreement.print();
+    }
+    Ok(())
+}
+
+/// How the 8-bit network's answers compare with f32's.
+#[derive(Default)]
+struct Agreement {
+    positions: usize,
+    same_top_move: usize,
+    value_difference_sum: f64,
+    largest_value_difference: f64,
+    skipped_games: usize,
+}
+
+impl Agreement {
+    fn top_move_share(&self) -> f64 {
+        self.same_top_move as f64 / self.positions.max(1) as f64
+    }
+
+    fn mean_value_difference(&self) -> f64 {
+        self.value_difference_sum / self.positions.max(1) as f64
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "positions": self.positions,
+            "top_move_agreement": self.top_move_share(),
+            "mean_value_difference": self.mean_value_difference(),
+            "largest_value_difference": self.largest_value_difference,
+            "games_of_other_boards": self.skipped_games,
+        })
+    }
+
+    fn print(&self) {
+        println!("positions                   {}", self.positions);
+        println!("same top move as f32        {:.2}%", 100.0 * self.top_move_share());
+        println!("mean |value int8 − f32|     {:.4}", self.mean_value_difference());
+        println!("largest |value int8 − f32|  {:.4}", self.largest_value_difference);
+        if self.skipped_games > 0 {
+            println!("games of other boards       {} (skipped)", self.skipped_games);
+        }
+    }
+}
+
+/// Draws `args.positions` positions (non-terminal, uniformly over all plies of the games that fit
+/// the network) and compares the two networks on them.
+fn check(
+    checkpoint: &Checkpoint,
+    records: &[GameRecord],
+    full: &InferenceNet,
+    eight: &InferenceNet,
+    args: &QuantizeArgs,
+) -> anyhow::Result<Agreement> {
+    let mut agreement = Agreement::default();
+    let mut games: BTreeMap<&str, AnyGame> = BTreeMap::new();
+    let mut fitting = Vec::new();
+    for (index, record) in records.iter().enumerate() {
+        if !games.contains_key(record.spec.as_str()) {
+            let game = AnyGame::from_spec(&record.spec)
+                .map_err(|e| anyhow::anyhow!("game {}: its ruleset `{}`: {e}", record.game, record.spec))?;
+            games.insert(&record.spec, game);
+        }
+        let fits = crate::with_game!(&games[record.spec.as_str()], |g| checkpoint.check_game(g).is_ok());
+        if fits { fitting.push(index) } else { agreement.skipped_games += 1 }
+    }
+    // Every ply of every fitting game is a candidate; the draw picks `positions` of them.
+    let mut firsts = Vec::with_capacity(fitting.len() + 1);
+    let mut total = 0;
+    for &index in &fitting {
+        firsts.push(total);
+        total += records[index].moves.len();
+    }
+    anyhow::ensure!(total > 0, "the games given to --check hold no position of this network's board");
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(args.seed);
+    let mut drawn = rand::seq::index::sample(&mut rng, total, args.positions.min(total)).into_vec();
+    drawn.sort_unstable();
+    let mut plies_by_game: Vec<Vec<usize>> = vec![Vec::new(); fitting.len()];
+    for position in drawn {
+        let game = firsts.partition_point(|&first| first <= position) - 1;
+        plies_by_game[game].push(position - firsts[game]);
+    }
+    for (slot, plies) in plies_by_game.iter().enumerate() {
+        if plies.is_empty() {
+            continue;
+        }
+        let record = &records[fitting[slot]];
+        crate::with_game!(&games[record.spec.as_str()], |g| compare(
+            g,
+            record,
+            plies,
+            full,
+            eight,
+            &mut agreement
+        ))?;
+    }
+    Ok(agreement)
+}
+
+/// Replays `record` and compares the networks at the positions before the moves numbered `plies`.
+fn compare<G: NetGame>(
+    game: &G,
+    record: &GameRecord,
+    plies: &[usize],
+    full: &InferenceNet,
+    eight: &InferenceNet,
+    agreement: &mut Agreement,
+) -> anyhow::Result<()> {
+    let start = game
+        .parse_position(&record.start)
+        .map_err(|e| anyhow::anyhow!("game {}: its start position: {e}", record.game))?;
+    let mut line = Playthrough::from_position(game.clone(), start);
+    let mut leaves = LeafBatch::<G>::default();
+    for (ply, text) in record.moves.iter().enumerate() {
+        if plies.binary_search(&ply).is_ok() && !line.is_over() {
+            leaves.push(line.state(), line.plies(), line.legal_moves().iter().copied());
+        }
+        line.play_text(text)
+            .map_err(|e| anyhow::anyhow!("game {}: move {} (`{text}`): {e}", record.game, ply + 1))?;
+    }
+    if leaves.is_empty() {
+        return Ok(());
+    }
+    let answers = |net: &InferenceNet| {
+        let mut out = Evaluations::default();
+        out.prepare(&leaves);
+        NetEvaluator::new(game, net.clone()).evaluate(game, &leaves, &mut out);
+        out
+    };
+    let (a, b) = (answers(full), answers(eight));
+    for leaf in 0..leaves.len() {
+        let range = leaves.range(leaf);
+        let top = |priors: &[f32]| {
+            (0..priors.len()).fold(0, |best, i| if priors[i] > priors[best] { i } else { best })
+        };
+        agreement.positions += 1;
+        agreement.same_top_move += usize::from(top(&a.priors[range.clone()]) == top(&b.priors[range]));
+        let difference = f64::from((a.values[leaf] - b.values[leaf]).abs());
+        agreement.value_difference_sum += difference;
+        agreement.largest_value_difference = agreement.largest_value_difference.max(difference);
+    }
+    Ok(())
+}
