@@ -88,8 +88,12 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Write a shell completion script to stdout (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },
-    /// Write the man page (roff) to stdout: `rebel-zero manpage > rebel-zero.1`.
-    Manpage,
+    /// Write the man page (roff) to stdout: `rebel-zero manpage > rebel-zero.1`; with `--dir`, every
+    /// subcommand's page too (`rebel-zero-match.1`, …), which the main page's list refers to.
+    Manpage {
+        #[arg(long)]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Runs the command line; errors become a message on stderr and exit code 2 (usage) or 1 (runtime).
@@ -123,9 +127,12 @@ pub fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "rebel-zero", &mut std::io::stdout());
             Ok(())
         }
-        Command::Manpage => {
-            clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()).map_err(anyhow::Error::from)
+        Command::Manpage { dir: None } => {
+            // As `--dir` writes them: `help` is a flag on every page, not a page of its own.
+            let command = Cli::command().disable_help_subcommand(true);
+            clap_mangen::Man::new(command).render(&mut std::io::stdout()).map_err(anyhow::Error::from)
         }
+        Command::Manpage { dir: Some(dir) } => write_man_pages(&dir),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -135,6 +142,15 @@ pub fn main() -> ExitCode {
             ExitCode::from(if error.chain().any(|cause| cause.is::<Usage>()) { 2 } else { 1 })
         }
     }
+}
+
+/// Every page into `dir` (created if missing), listed on stderr.
+fn write_man_pages(dir: &std::path::Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.display()))?;
+    clap_mangen::generate_to(Cli::command(), dir)
+        .map_err(|e| anyhow::anyhow!("writing into {}: {e}", dir.display()))?;
+    eprintln!("wrote the man pages into {}", dir.display());
+    Ok(())
 }
 
 /// A mistake in what was typed on the command line: exit code 2. Built by [`usage`] or [`usage!`].

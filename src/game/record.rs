@@ -43,7 +43,7 @@ fn is_zero(n: &u32) -> bool {
 /// A games file that cannot be read, or one of its lines that is not a game record.
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("{0}")]
+    #[error(transparent)]
     Unreadable(#[from] std::io::Error),
     #[error("{path} line {line}: not a game record: {problem}")]
     Malformed { path: PathBuf, line: usize, problem: String },

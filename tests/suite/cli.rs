@@ -233,3 +233,21 @@ fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An error is printed once, not once per layer that passed it on.
+#[test]
+fn a_missing_or_damaged_games_file_is_named_once() {
+    let damaged = std::env::temp_dir().join(format!("rebel-zero-damaged-{}.jsonl.gz", std::process::id()));
+    std::fs::write(&damaged, [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]).unwrap();
+    for path in ["no/such/games.jsonl", damaged.to_str().unwrap()] {
+        for args in
+            [vec!["replay", path], vec!["pgn", path], vec!["solve", "sixteen-rebels", "--games", path]]
+        {
+            let output = run(&args);
+            let message = stderr(&output);
+            assert_eq!(message.matches(path).count(), 1, "{args:?}: {message}");
+            assert!(!output.status.success(), "{args:?}");
+        }
+    }
+    let _ = std::fs::remove_file(&damaged);
+}

@@ -129,7 +129,18 @@ fn completions_and_the_man_page_are_printed() {
     let script = text(&bash.stdout);
     assert!(script.contains("complete -F") && script.contains("bench-train"), "a bash completion script");
     let man = run(&["manpage"]);
-    assert!(text(&man.stdout).starts_with(".ie") && text(&man.stdout).contains(".TH rebel-zero 1"));
+    let page = text(&man.stdout);
+    assert!(page.starts_with(".ie") && page.contains(".TH rebel-zero 1"));
+    // Every page the main page refers to is written by `--dir`.
+    let dir = scratch("man");
+    let pages = run(&["manpage", "--dir", dir.to_str().unwrap()]);
+    assert!(pages.status.success(), "{}", text(&pages.stderr));
+    let referred: Vec<&str> = page.lines().filter(|l| l.starts_with("rebel\\-zero\\-")).collect();
+    assert!(referred.len() > 15, "{referred:?}");
+    for line in referred {
+        let name = line.trim_end_matches("(1)").replace("\\-", "-");
+        assert!(dir.join(format!("{name}.1")).exists(), "{name}.1 was not written");
+    }
 }
 
 #[test]
