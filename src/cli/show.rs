@@ -52,7 +52,7 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
             Some(outcome) => println!("game over: {}", describe_outcome(g, &outcome)),
             None => {
                 let moves: Vec<String> =
-                    line.legal_moves().iter().map(|&m| g.format_move(line.state(), m)).collect();
+                    line.legal_moves().iter().map(|&m| g.display_move(line.state(), m)).collect();
                 println!("{} legal moves: {}", moves.len(), moves.join(" "));
             }
         }

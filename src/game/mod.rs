@@ -341,6 +341,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The move in the notation of RULES.md section 7.
     fn format_move(&self, state: &Self::State, mv: Self::Move) -> String;
 
+    /// The move as its players write it, for people to read: SAN in the chess family, RULES.md
+    /// section 7 elsewhere. [`Game::parse_move`] reads it back.
+    fn display_move(&self, state: &Self::State, mv: Self::Move) -> String {
+        self.format_move(state, mv)
+    }
+
     /// Reads a move and checks it is legal in `state`. The default matches the text against the
     /// formatted legal moves; games with several spellings of one move override it.
     fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, MoveError> {

@@ -455,6 +455,11 @@ fn cli_perft_prints_one_line_per_depth_and_bad_input_exits_2() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("white to move"));
+    // The legal moves are listed as players write them (SAN), the position's in FEN.
+    let out = std::process::Command::new(exe).args(["show", "chess", "--moves", "e4,e5"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("29 legal moves: ") && text.contains(" Nf3 ") && text.contains(" Ke2 "), "{text}");
+    assert!(!text.contains("g1f3"), "{text}");
     for args in [
         &["perft", "chess", "--depth", "1", "--position", "8/8/8/8/8/8/8/8 w - - 0 1"][..],
         &["show", "chess", "--moves", "e2e5"],

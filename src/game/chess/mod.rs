@@ -176,6 +176,10 @@ impl Game for ChessGame {
         notation::format_move(pos, m)
     }
 
+    fn display_move(&self, pos: &Position, m: ChessMove) -> String {
+        san::to_san(self, pos, m)
+    }
+
     /// Coordinate notation (RULES.md section 7), or SAN ([`san`]) when the text is not of that shape.
     fn parse_move(&self, pos: &Position, text: &str) -> Result<ChessMove, MoveError> {
         let wanted = match notation::normalize(text) {
