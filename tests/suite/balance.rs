@@ -351,7 +351,7 @@ fn every_shipped_study_loads_and_every_claim_is_tested_somewhere() {
 #[test]
 fn committed_studies_are_not_stale() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for name in ["quick", "sixteen", "juroku", "imperial", "twenty-six", "chess"] {
+    for name in ["quick", "sixteen", "juroku", "imperial", "twenty-six", "chess", "no-retreat"] {
         let dir = root.join("docs/studies").join(name);
         let output = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
             .args(["balance", "--check", dir.to_str().unwrap()])
