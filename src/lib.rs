@@ -1,6 +1,6 @@
 //! rebel-zero: a self-play lab that measures the balance of historical hunt games and Betza's chess
-//! variants. Layers, lowest first (each uses only those before it): `files`, `seed` → `game` → `tablebase` → `search` →
-//! `agents` → `nn` → `lab` → `cli`. See README.md.
+//! variants. Layers, lowest first (each uses only those before it): `files`, `seed` → `game` →
+//! `tablebase` → `search` → `nn` → `agents` → `train`, `lab`, `serve` → `cli`. See README.md.
 
 pub mod agents;
 pub mod cli;

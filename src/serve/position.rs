@@ -186,10 +186,9 @@ pub fn analyse<G: NetGame>(
 
 /// The network's win/draw/loss for the side to move in the position `line` ends in.
 fn network_wdl<G: NetGame>(game: &G, line: &Playthrough<G>, checkpoint: &Path) -> Result<Wdl, BadRequest> {
-    let device = burn::prelude::Device::flex();
-    let net = crate::nn::checkpoint::load_for_game(checkpoint, game, &device)
+    let net = crate::nn::load_for_inference(checkpoint, game, crate::nn::Precision::F32)
         .map_err(|e| BadRequest(format!("{}: {e}", checkpoint.display())))?;
-    let mut evaluator = NetEvaluator::new(game, crate::nn::InferenceNet::new(&net));
+    let mut evaluator = NetEvaluator::new(game, net);
     let mut leaves = LeafBatch::<G>::default();
     leaves.push(line.state(), line.plies(), line.legal_moves().iter().copied());
     let mut out = Evaluations::default();
