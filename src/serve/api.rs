@@ -64,7 +64,31 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/records/{id}", get(get_record))
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
+        .layer(axum::middleware::map_response(errors_as_json))
         .with_state(server)
+}
+
+/// Every error answers `{"error": …}`, also those axum writes itself in plain text or with no body (a
+/// method a route does not take: 405; a path segment that is not text: 400).
+async fn errors_as_json(response: axum::response::Response) -> axum::response::Response {
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, MAX_REQUEST_BYTES).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_string();
+    let message =
+        if text.is_empty() { status.canonical_reason().unwrap_or("error").to_lowercase() } else { text };
+    let mut answer = ApiError { status, message }.into_response();
+    if let Some(allowed) = parts.headers.get(header::ALLOW) {
+        answer.headers_mut().insert(header::ALLOW, allowed.clone());
+    }
+    answer
 }
 
 fn asset(content_type: &'static str, body: &'static str) -> impl IntoResponse {

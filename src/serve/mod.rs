@@ -151,19 +151,52 @@ impl Server {
         AnyGame::from_spec(spec).map_err(|e| BadRequest(e.to_string()))
     }
 
-    /// Checks that a file an agent would read lies under a folder the server may read.
+    /// Checks that a file an agent would read lies under a folder the server may read. A path outside
+    /// them gets the same answer whether or not it exists, so the server tells nobody which files do.
     pub fn check_readable(&self, path: &std::path::Path) -> Result<(), BadRequest> {
-        let resolved =
-            std::fs::canonicalize(path).map_err(|e| BadRequest(format!("{}: {e}", path.display())))?;
-        if self.readable.iter().any(|dir| resolved.starts_with(dir)) {
-            return Ok(());
+        let resolved = resolve(path);
+        if !self.readable.iter().any(|dir| resolved.starts_with(dir)) {
+            let folders: Vec<String> = self.readable.iter().map(|d| d.display().to_string()).collect();
+            return Err(BadRequest(format!(
+                "{} is outside the folders this server may read ({}); start it with --checkpoints DIR to add one",
+                path.display(),
+                if folders.is_empty() { "none".to_string() } else { folders.join(", ") }
+            )));
         }
-        let folders: Vec<String> = self.readable.iter().map(|d| d.display().to_string()).collect();
-        Err(BadRequest(format!(
-            "{} is outside the folders this server may read ({}); start it with --checkpoints DIR to add one",
-            path.display(),
-            if folders.is_empty() { "none".to_string() } else { folders.join(", ") }
-        )))
+        if !resolved.exists() {
+            return Err(BadRequest(format!("{}: no such file or folder", path.display())));
+        }
+        Ok(())
+    }
+}
+
+/// Where `path` leads: its longest existing part with links resolved, the rest appended (a `..`
+/// there taking a part off), so a path that does not exist is placed as exactly as one that does.
+fn resolve(path: &std::path::Path) -> PathBuf {
+    use std::path::Component;
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(mut resolved) = std::fs::canonicalize(existing) {
+            for part in rest.iter().rev() {
+                match part {
+                    Component::ParentDir => {
+                        resolved.pop();
+                    }
+                    Component::Normal(name) => resolved.push(name),
+                    _ => {}
+                }
+            }
+            return resolved;
+        }
+        match (existing.parent(), existing.components().next_back()) {
+            (Some(parent), Some(last)) => {
+                rest.push(last);
+                existing = parent;
+            }
+            _ => return absolute,
+        }
     }
 }
 

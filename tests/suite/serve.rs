@@ -230,6 +230,17 @@ fn positions_analyses_and_records_answer_and_bad_requests_are_refused() {
         ("GET", "/api/games/999", "", "no open game"),
         ("GET", "/api/records/99999999", "", "no recorded game"),
         ("GET", "/nothing-here", "", "no such page"),
+        // axum's own refusals answer in JSON too.
+        ("DELETE", "/api/rulesets", "", "method not allowed"),
+        ("POST", "/api/games/%b00/move", "{}", "UTF-8"),
+        // A path outside the readable folders is refused alike whether it exists or not.
+        (
+            "POST",
+            "/api/games",
+            r#"{"spec": "chess", "agent": "net:path=/no/such/folder"}"#,
+            "outside the folders",
+        ),
+        ("POST", "/api/position", r#"{"spec": "file:/no/such/../file.toml"}"#, "outside the folders"),
     ];
     for (method, path, body, wanted) in refused {
         let (status, answer) = request(a, method, path, Some(body));
