@@ -170,10 +170,19 @@ fn check(dir: &std::path::Path) -> anyhow::Result<()> {
     let study = study_of(&results)?;
     let stale = crate::lab::runner::check(&study, &results)?;
     let unamended = crate::lab::amendments::check(&study, &results);
+    // The committed games must be the report's: a referee recomputes the report from them.
+    let games_file = dir.join("games.jsonl.gz");
+    let unmatched = match crate::game::read_records(&games_file) {
+        Ok(records) => {
+            let records: Vec<_> = records.into_iter().map(|n| n.record).collect();
+            crate::lab::runner::check_games(&results, &records)
+        }
+        Err(e) => vec![format!("{e}")],
+    };
     let total = results.cells.len() + results.pairs.len();
-    if stale.is_empty() && unamended.is_empty() {
+    if stale.is_empty() && unamended.is_empty() && unmatched.is_empty() {
         println!(
-            "{}: all {total} cells were played by rules, agents and openings that behave as the current ones, and every claim reads as its report says",
+            "{}: all {total} cells were played by rules, agents and openings that behave as the current ones, every claim reads as its report says, and games.jsonl.gz holds the report's games",
             dir.display()
         );
         return Ok(());
@@ -184,11 +193,15 @@ fn check(dir: &std::path::Path) -> anyhow::Result<()> {
     for problem in &unamended {
         println!("claims: {problem}");
     }
+    for problem in &unmatched {
+        println!("games: {problem}");
+    }
     anyhow::bail!(
-        "{}: {} of {total} cells are stale and {} claim problems; play the study again",
+        "{}: {} of {total} cells are stale, {} claim problems, {} games-file problems; play the study again",
         dir.display(),
         stale.len(),
-        unamended.len()
+        unamended.len(),
+        unmatched.len()
     )
 }
 

@@ -1,4 +1,4 @@
-//! The study's output files: `report.md`, `results.json`, `games.jsonl` (every game, tagged with its
+//! The study's output files: `report.md`, `results.json`, `games.jsonl` and its gzipped copy (every game, tagged with its
 //! cell) and the SVG charts.
 
 use std::fmt::Write as _;
@@ -28,6 +28,12 @@ pub fn write_all(out: &Path, finished: &Finished) -> anyhow::Result<()> {
         }
     }
     write_atomic(&out.join("games.jsonl"), &games)?;
+    // The copy a committed study keeps (the plain file is too large): written here with the report, so
+    // the two can never come from different runs; gzip's header carries no time, so a rerun that
+    // plays the same games writes the same bytes.
+    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gzipped.write_all(&games)?;
+    write_atomic(&out.join("games.jsonl.gz"), &gzipped.finish()?)?;
     let charts = charts::write(out, finished).context("drawing the charts")?;
     write_atomic(&out.join("report.md"), markdown(results, &charts).as_bytes())?;
     Ok(())

@@ -604,6 +604,32 @@ fn rules_hash() -> String {
         .map_or_else(|| "RULES.md not found".to_string(), |bytes| crate::files::sha256_hex(&bytes))
 }
 
+/// Whether a study's games file holds the games its report counts, cell by cell: each problem (a cell
+/// with another number of games, games of a cell the report lacks) as a sentence.
+pub fn check_games(results: &StudyResults, records: &[crate::game::GameRecord]) -> Vec<String> {
+    let mut found: BTreeMap<&str, u32> = BTreeMap::new();
+    for record in records {
+        *found.entry(record.cell.as_deref().unwrap_or("(no cell)")).or_default() += 1;
+    }
+    let counted = results
+        .cells
+        .iter()
+        .map(|c| (c.id.as_str(), c.games))
+        .chain(results.pairs.iter().map(|p| (p.id.as_str(), p.games)));
+    let mut problems = Vec::new();
+    for (id, games) in counted {
+        let held = found.remove(id).unwrap_or(0);
+        if held != games {
+            problems
+                .push(format!("the games file holds {held} games of {id} where the report counts {games}"));
+        }
+    }
+    for (id, held) in found {
+        problems.push(format!("the games file holds {held} games of {id}, a cell the report does not have"));
+    }
+    problems
+}
+
 /// A cell of a committed study whose rules or agent no longer behave as when it was played.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stale {

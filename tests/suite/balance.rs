@@ -104,6 +104,11 @@ fn a_tiny_study_runs_end_to_end_through_the_cli() {
     }
     let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
     assert_eq!(games.lines().count(), 3 * (6 + 4) + 6, "every cell's games and the cross-play's");
+    // The gzipped copy a committed study keeps holds the same games.
+    let mut unzipped = String::new();
+    let gzipped = std::fs::read(out.join("games.jsonl.gz")).unwrap();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gzipped[..]), &mut unzipped).unwrap();
+    assert_eq!(unzipped, games);
     let results: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     assert_eq!(results["cells"].as_array().unwrap().len(), 6);
@@ -365,4 +370,30 @@ fn committed_studies_are_not_stale() {
             String::from_utf8_lossy(&output.stderr)
         );
     }
+}
+
+/// `balance --check` refuses a study folder whose games file is not the report's (a referee recomputes
+/// the report from it): here one game fewer than the report counts.
+#[test]
+fn the_check_refuses_a_games_file_from_another_run() {
+    let dir = scratch("games-check");
+    let study = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/balance/smoke.toml");
+    let out = dir.join("smoke");
+    let played = balance(&[study.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    let check = || balance(&["--check", out.to_str().unwrap()]);
+    assert!(check().status.success(), "{}", String::from_utf8_lossy(&check().stdout));
+
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let fewer: String = games.lines().skip(1).map(|line| format!("{line}\n")).collect();
+    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gzipped, fewer.as_bytes()).unwrap();
+    std::fs::write(out.join("games.jsonl.gz"), gzipped.finish().unwrap()).unwrap();
+    let refused = check();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stdout);
+    assert!(
+        said.contains("the games file holds 7 games of") && said.contains("where the report counts 8"),
+        "{said}"
+    );
 }
