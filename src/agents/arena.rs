@@ -127,7 +127,20 @@ pub fn run_match<G: NetGame>(
                     if index >= settings.games {
                         return;
                     }
-                    let record = match play_match_game(game, specs, &settings, index) {
+                    // A panic in an agent ends the match with an error, not a hung or lost run.
+                    let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        play_match_game(game, specs, &settings, index)
+                    }));
+                    let played = played.unwrap_or_else(|panic| {
+                        let problem = panic
+                            .downcast_ref::<String>()
+                            .map(String::as_str)
+                            .or_else(|| panic.downcast_ref::<&str>().copied())
+                            .unwrap_or("a panic")
+                            .to_string();
+                        Err(AgentError::Crashed { game: index, problem })
+                    });
+                    let record = match played {
                         Ok(record) => record,
                         Err(e) => {
                             next.store(settings.games, Ordering::Relaxed);

@@ -240,6 +240,8 @@ pub enum AgentError {
     Table { problem: String },
     #[error("an opening of the book does not play: {problem}")]
     Opening { problem: String },
+    #[error("game {game} of the match failed inside an agent: {problem}")]
+    Crashed { game: usize, problem: String },
 }
 
 fn known_agents() -> String {

@@ -569,10 +569,15 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         if let Some(score) = self.ended(state, ply) {
             return score;
         }
+        // The stacks end at MAX_PLY: a line that is still capturing, or still in check, this deep is
+        // scored as it stands (a rebellion-chess quiescence once ran past them on checks alone).
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(&self.game, state, self.root_plies + ply as u32);
+        }
         let in_check = self.game.in_check(state);
         if !in_check {
             let stand = self.eval.evaluate(&self.game, state, self.root_plies + ply as u32);
-            if stand >= beta || ply >= MAX_PLY - 1 {
+            if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
@@ -632,5 +637,27 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Quiescence at the last ply of the stacks answers, in check or not, rather than reaching past
+    /// them.
+    #[test]
+    fn quiescence_stops_at_the_end_of_the_stacks_even_in_check() {
+        let crate::game::AnyGame::Chess(game) = crate::game::AnyGame::from_spec("rebellion-chess").unwrap()
+        else {
+            unreachable!("a chess-family ruleset")
+        };
+        let mut search = AlphaBeta::new(game.clone(), chess_eval::ChessEval::default(), 1);
+        // White in check from the rook on e8, with captures on both sides.
+        let state = game.parse_position("4r2k/8/8/8/3p4/2N5/8/4K3 w - - 0 1").unwrap();
+        assert!(search.game.in_check(&state));
+        for ply in [MAX_PLY - 1, MAX_PLY] {
+            search.quiesce(&state, ply, -MATE, MATE);
+        }
     }
 }
