@@ -4,7 +4,9 @@
 //! (the side to move not in check and with no capture that keeps its material) becomes a sample
 //! labelled with its game's result. The positions file and the weights file both record the command.
 //!
-//!     rebel-zero tune --games 800 --depth 4 --seed 1 --data runs/tune/positions.jsonl --out configs/eval/chess.toml
+//! ```sh
+//! rebel-zero tune --games 800 --depth 4 --seed 1 --data runs/tune/positions.jsonl --out configs/eval/chess.toml
+//! ```
 
 use std::io::Write;
 use std::path::PathBuf;
