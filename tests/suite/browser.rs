@@ -216,6 +216,8 @@ fn a_recorded_game_is_stepped_through_and_analysed() {
         client.goto(&format!("http://{}/", server.address)).await.unwrap();
         client.wait().for_element(Locator::Css("body[data-ready]")).await.unwrap();
         click(&client, "#tab-replay").await;
+        // The result filter's sides arrive with the first listing of records.
+        client.wait().for_element(Locator::Css("#filter-result option[value='white']")).await.unwrap();
         client.find(Locator::Css("#filter-result")).await.unwrap().select_by_value("white").await.unwrap();
         wait_text(&client, "#records li", |s| s.contains("white win")).await;
         click(&client, "#records li").await;
