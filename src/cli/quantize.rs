@@ -10,9 +10,10 @@ use clap::Args;
 use rand::SeedableRng;
 
 use crate::game::{AnyGame, Playthrough, record::GameRecord};
+use crate::nn::evaluator::{encode_leaves, write_evaluations};
 use crate::nn::load::{CALIBRATION_GAMES, CALIBRATION_SIMULATIONS, calibrate_by_play, write_scales};
-use crate::nn::{InferenceNet, NetEvaluator, NetGame, checkpoint::Checkpoint};
-use crate::search::{Evaluations, Evaluator, LeafBatch};
+use crate::nn::{Encoder, Inference, InferenceNet, NetGame, checkpoint::Checkpoint};
+use crate::search::{Evaluations, LeafBatch};
 
 #[derive(Args, Debug)]
 pub struct QuantizeArgs {
@@ -206,10 +207,14 @@ fn compare<G: NetGame>(
     if leaves.is_empty() {
         return Ok(());
     }
+    let mut input = Vec::new();
+    encode_leaves(&G::Encoder::for_game(game), game, &leaves, &mut input);
     let answers = |net: &InferenceNet| {
+        let mut raw = Inference::default();
+        net.infer(&input, leaves.len(), &mut raw);
         let mut out = Evaluations::default();
         out.prepare(&leaves);
-        NetEvaluator::new(game, net.clone()).evaluate(game, &leaves, &mut out);
+        write_evaluations(game, &leaves, &raw.policy, &raw.wdl, game.facts().action_count, &mut out);
         out
     };
     let (a, b) = (answers(full), answers(eight));

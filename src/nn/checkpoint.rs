@@ -153,6 +153,13 @@ impl Checkpoint {
     }
 
     /// Checks that this checkpoint's network can play `game`.
+    /// The checkpoint at `path`, checked to be a network for `game`.
+    pub fn open_for_game<G: NetGame>(path: &Path, game: &G) -> Result<Checkpoint, CheckpointError> {
+        let checkpoint = Checkpoint::open(path)?;
+        checkpoint.check_game(game)?;
+        Ok(checkpoint)
+    }
+
     pub fn check_game<G: NetGame>(&self, game: &G) -> Result<(), CheckpointError> {
         let wanted = encoder_name(game);
         let shape = game.net_shape(self.meta.shape.tower);
@@ -206,9 +213,7 @@ pub fn load_for_game<G: NetGame>(
     game: &G,
     device: &Device,
 ) -> Result<PolicyValueNet, CheckpointError> {
-    let checkpoint = Checkpoint::open(path)?;
-    checkpoint.check_game(game)?;
-    checkpoint.load_net(device)
+    Checkpoint::open_for_game(path, game)?.load_net(device)
 }
 
 /// One generation's content, written by [`save_generation`].

@@ -27,8 +27,7 @@ pub fn load_for_inference<G: NetGame>(
     game: &G,
     precision: Precision,
 ) -> Result<InferenceNet, CheckpointError> {
-    let checkpoint = Checkpoint::open(path)?;
-    checkpoint.check_game(game)?;
+    let checkpoint = Checkpoint::open_for_game(path, game)?;
     let net = InferenceNet::new(&checkpoint.load_net(&burn::prelude::Device::flex())?);
     Ok(match precision {
         Precision::F32 => net,
