@@ -19,7 +19,7 @@
 //! games, so reaching the leaning verdict with power 0.8 takes `n · ((z₀.₉₇₅ + z₀.₈) / z*)²` games.
 
 use super::stats::{
-    Interval, POWER, Z95, difference, normal_cdf, normal_quantile, student_t_quantile, wilson,
+    Interval, POWER, Z95, difference, normal_quantile, normal_upper_tail, student_t_upper_quantile, wilson,
 };
 
 /// An estimate and the family of intervals around it.
@@ -62,11 +62,12 @@ impl Spread {
                 difference(wilson(a.0.clamp(0.0, a.1), a.1, z), wilson(b.0.clamp(0.0, b.1), b.1, z))
             }
             Spread::Mean { mean, se, df } => {
-                // The t quantile of the same level as z.
+                // The t quantile of the same level as z, found from the upper tail (z runs past 8
+                // when the games to decide a large effect are counted).
                 let q = if z <= 0.0 || !df.is_finite() || df <= 0.0 {
                     z
                 } else {
-                    student_t_quantile(normal_cdf(z), df)
+                    student_t_upper_quantile(normal_upper_tail(z), df)
                 };
                 Interval { estimate: mean, low: mean - q * se, high: mean + q * se }
             }
@@ -146,7 +147,7 @@ pub fn z_star(rule: &dyn Condition, side: Side) -> f64 {
 
 /// The p value of a verdict whose condition holds up to `z*`: twice the one-sided level.
 pub fn p_value(z_star: f64) -> f64 {
-    (2.0 * (1.0 - normal_cdf(z_star))).min(1.0)
+    (2.0 * normal_upper_tail(z_star)).min(1.0)
 }
 
 /// What the data say under a rule: each verdict's `z*`, and which way the point estimates lean.

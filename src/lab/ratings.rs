@@ -2,7 +2,8 @@
 //! Bradley–Terry ratings on the Elo scale, with 95% intervals from the likelihood's curvature (as
 //! BayesElo and Ordo compute them). A draw counts half a win to each side. Each pair that met also
 //! gets one virtual draw (BayesElo's prior), so that a rung that won every game still has a finite
-//! rating. The weakest rung listed is the anchor, at 0.
+//! rating. The first rung listed is the anchor, at 0 (usually the weakest, not always: a rung listed
+//! later may turn out weaker).
 
 use serde::{Deserialize, Serialize};
 

@@ -127,7 +127,7 @@ fn ladder(w: &mut String, r: &StudyResults) {
     let _ = writeln!(
         w,
         "## Skill ladder\n\nEach rung plays itself, seats alternating. *Rating*: Bradley–Terry Elo from the rungs' \
-         cross-play (the weakest rung at 0), 95% interval. *Tablebase*: the rung's games on the variants a \
+         cross-play (the first rung listed at 0), 95% interval. *Tablebase*: the rung's games on the variants a \
          table covers in which some move after the opening gave up a forced result. A rung shown wrong by \
          stronger evidence gives no verdict.\n"
     );
@@ -484,9 +484,10 @@ fn claim_detail(w: &mut String, c: &ClaimResult) {
 
 fn reading_detail(w: &mut String, x: &super::claims::Reading) {
     let p = x.p_value.map_or(String::new(), |p| format!(", p = {p:.3}"));
+    let p_holm = x.p_holm.map_or(String::new(), |p| format!(", p = {p:.3}"));
     let _ = writeln!(
         w,
-        "- **{}** ({}): {} — {} (after Holm: {}{p})",
+        "- **{}** ({}): {} — {}{p} (after Holm: {}{p_holm})",
         x.kind.as_str(),
         x.rungs,
         x.measurement,

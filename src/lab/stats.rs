@@ -242,6 +242,24 @@ pub fn student_t_quantile(p: f64, df: f64) -> f64 {
     bisect(|t| student_t_cdf(t, df) - p, -1e4, 1e4)
 }
 
+/// `1 − Φ(x)`, computed from the tail itself so that it keeps its relative precision where Φ(x)
+/// rounds to 1 (x beyond about 8.3).
+pub fn normal_upper_tail(x: f64) -> f64 {
+    0.5 * erfc(x / std::f64::consts::SQRT_2)
+}
+
+/// The t with `P(T > t) = tail` for Student's t with `df` degrees of freedom, for `0 < tail ≤ ½`.
+/// Found on the upper tail, not as [`student_t_quantile`]`(1 − tail)`: for a tail below 1e-16 that
+/// difference rounds to 1 and the quantile is lost.
+pub fn student_t_upper_quantile(tail: f64, df: f64) -> f64 {
+    let upper = |t: f64| 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
+    let mut high = 1.0;
+    while upper(high) > tail && high < 1e300 {
+        high *= 2.0;
+    }
+    bisect(|t| tail - upper(t), 0.0, high)
+}
+
 fn bisect(f: impl Fn(f64) -> f64, mut low: f64, mut high: f64) -> f64 {
     for _ in 0..200 {
         let mid = 0.5 * (low + high);
@@ -396,6 +414,31 @@ mod tests {
 #[cfg(test)]
 mod more_tests {
     use super::*;
+
+    /// Far tails keep their precision: the t quantile of the level of z = 9 or 12 (scipy's
+    /// `t.isf(norm.sf(z), df)`), where `student_t_quantile(normal_cdf(z), df)` would see p = 1.
+    #[test]
+    fn far_tails_keep_their_precision() {
+        for (z, tail) in [
+            (2.0, 0.022_750_131_948_179_195),
+            (9.0, 1.128_588_405_953_832_4e-19),
+            (12.0, 1.776_482_112_077_653e-33),
+        ] {
+            assert!((normal_upper_tail(z) / tail - 1.0).abs() < 1e-6, "z {z}");
+        }
+        for (z, df, t) in [
+            (2.0, 5.0, 2.648_649_430_702_703_5),
+            (2.0, 200.0, 2.012_576_921_077_152),
+            (9.0, 5.0, 9_659.344_298_130_805),
+            (9.0, 30.0, 20.796_573_516_352_158),
+            (9.0, 200.0, 10.007_713_248_991_912),
+            (12.0, 30.0, 61.737_691_144_556_806),
+            (12.0, 200.0, 14.545_901_687_447_145),
+        ] {
+            let got = student_t_upper_quantile(normal_upper_tail(z), df);
+            assert!((got / t - 1.0).abs() < 1e-5, "z {z} df {df}: {got} against {t}");
+        }
+    }
 
     #[test]
     fn quantiles_match_tables() {

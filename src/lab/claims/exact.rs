@@ -230,6 +230,7 @@ fn exact_reading(rungs: String, measurement: String, raw: Verdict) -> Reading {
         raw,
         p_value: None,
         adjusted: raw,
+        p_holm: None,
         trend: None,
         weak: None,
         games: None,

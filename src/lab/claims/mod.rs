@@ -89,8 +89,11 @@ pub struct Reading {
     /// The p value (twice the one-sided level of the rule's test; stagewise for a sequential design);
     /// none for a proof.
     pub p_value: Option<f64>,
-    /// The verdict after Holm's correction across the claims read on this kind of evidence.
+    /// The verdict after Holm's correction across the claims read on this kind of evidence, and the
+    /// p value that correction gives this reading.
     pub adjusted: Verdict,
+    #[serde(default)]
+    pub p_holm: Option<f64>,
     /// How the measure moves over the measured ratings.
     pub trend: Option<String>,
     /// Why this evidence is weak, where stronger evidence shows its agents wrong.
@@ -328,6 +331,7 @@ pub fn judge_all(evidence: &Evidence) -> Vec<ClaimResult> {
         let adjusted = holm(&tested.iter().map(|t| t.2).collect::<Vec<_>>());
         for ((c, i, _), p) in tested.into_iter().zip(adjusted) {
             let reading = &mut results[c].readings[i];
+            reading.p_holm = Some(p);
             reading.adjusted =
                 if reading.raw.decisive() && p > ALPHA { Verdict::Inconclusive } else { reading.raw };
         }
@@ -495,6 +499,7 @@ fn fixed_reading(kind: EvidenceKind, rungs: String, test: &Test) -> Reading {
         raw,
         p_value: Some(decided.p_value),
         adjusted: raw,
+        p_holm: None,
         trend: None,
         weak: None,
         games: Some(test.games),
@@ -570,6 +575,7 @@ fn sequential_reading(
         raw: gated,
         p_value: Some((2.0 * stop.p_one_sided).min(1.0)),
         adjusted: gated,
+        p_holm: None,
         trend: None,
         weak: None,
         games: Some(owned.games),
@@ -653,6 +659,7 @@ fn no_slope(kind: EvidenceKind, rungs: String) -> Reading {
         raw: Verdict::Inconclusive,
         p_value: None,
         adjusted: Verdict::Inconclusive,
+        p_holm: None,
         trend: None,
         weak: None,
         games: None,

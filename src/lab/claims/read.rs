@@ -95,7 +95,11 @@ impl Evidence<'_> {
             Quantity::Mean(metric) => {
                 let e = metric_mean(&subset, metric);
                 let name = m.metric.as_deref().unwrap_or_default();
-                let text = format!("mean {name}{given} {at} {} {}", show_mean(e.interval), words(&e));
+                let text = if e.n == 0 {
+                    format!("mean {name}{given} {at}: no games (n=0)")
+                } else {
+                    format!("mean {name}{given} {at} {} {}", show_mean(e.interval), words(&e))
+                };
                 (mean(&e), Unit::of(metric), text, e.n)
             }
             Quantity::Rate(event) => {
@@ -151,8 +155,13 @@ pub fn show(i: Interval) -> String {
     format!("{:.1}% [{:.1}, {:.1}]", 100.0 * i.estimate, 100.0 * i.low, 100.0 * i.high)
 }
 
+/// A mean and its interval; a mean over one cluster has no interval, and says so.
 pub fn show_mean(i: Interval) -> String {
-    format!("{:.2} [{:.2}, {:.2}]", i.estimate, i.low, i.high)
+    if i.low.is_finite() && i.high.is_finite() {
+        format!("{:.2} [{:.2}, {:.2}]", i.estimate, i.low, i.high)
+    } else {
+        format!("{:.2} [no interval]", i.estimate)
+    }
 }
 
 pub fn filter_words(f: Option<&Filter>) -> String {

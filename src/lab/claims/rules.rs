@@ -131,14 +131,21 @@ pub fn compare<'a>(
     let difference = difference(&a.spread, &b.spread);
     let d = difference.interval();
     let scale = if a.unit == Unit::Points { 100.0 } else { 1.0 };
-    let text = format!(
-        "{}; {}; difference {:+.2} [{:+.2}, {:+.2}]",
-        a.text,
-        b.text,
-        scale * d.estimate,
-        scale * d.low,
-        scale * d.high
-    );
+    let empty = |m: &Measured| m.qualifying == 0 && !m.spread.is_exact();
+    let text = if empty(a) || empty(b) {
+        format!("{}; {}; no difference (a side has no games)", a.text, b.text)
+    } else if !(d.low.is_finite() && d.high.is_finite()) {
+        format!("{}; {}; difference {:+.2} [no interval]", a.text, b.text, scale * d.estimate)
+    } else {
+        format!(
+            "{}; {}; difference {:+.2} [{:+.2}, {:+.2}]",
+            a.text,
+            b.text,
+            scale * d.estimate,
+            scale * d.low,
+            scale * d.high
+        )
+    };
     let within = move |z: f64| margin > 0.0 && inside(&difference, z, -margin, margin);
     let rule = move |side: Side, z: f64| {
         let i = difference.at(z);

@@ -368,13 +368,20 @@ fn holm_corrects_across_claims() {
     };
     let s = study(&["a", "b"], &[("mcts:sims=8", 400)], &(claim("X", "a") + &claim("Y", "b")));
     let stats = [vec![games(400, [221, 179], 40, [0, 0])], vec![games(400, [222, 178], 40, [0, 0])]];
-    for r in &Fixture::new(&s, &stats).judge() {
+    let results = Fixture::new(&s, &stats).judge();
+    for r in &results {
         let reading = &r.readings[0];
         assert_eq!(reading.raw, Verdict::Supported, "{reading:?}");
         assert!(reading.p_value.unwrap() < 0.05, "{reading:?}");
         assert_eq!(reading.adjusted, Verdict::Inconclusive, "{reading:?}");
         assert_eq!(r.verdict, Verdict::Inconclusive);
     }
+    // Holm's adjusted p values: the smaller doubled, the larger kept but never below the first.
+    let p: Vec<f64> = results.iter().map(|r| r.readings[0].p_value.unwrap()).collect();
+    let holm: Vec<f64> = results.iter().map(|r| r.readings[0].p_holm.unwrap()).collect();
+    let (small, large) = (p[0].min(p[1]), p[0].max(p[1]));
+    let expected = (2.0 * small).max(large);
+    assert!(holm.iter().all(|h| (h - expected).abs() < 1e-12), "{p:?} → {holm:?}");
 }
 
 /// The network ladder's reading gives the verdict over the rollout ladder's; a rung shown wrong never
