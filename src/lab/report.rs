@@ -99,8 +99,12 @@ fn reproduce(w: &mut String, r: &StudyResults) {
         (
             "time",
             format!(
-                "{:.1} s of compute over all cells and solver runs; this invocation {:.1} s wall-clock",
-                r.compute_seconds, r.run_seconds
+                "{:.1} s of compute over all cells and solver runs; this invocation {:.1} s wall-clock, \
+                 playing {} of {} cells (the others read from earlier runs)",
+                r.compute_seconds,
+                r.run_seconds,
+                r.played.len(),
+                r.cells.len()
             ),
         ),
         (
