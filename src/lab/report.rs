@@ -104,7 +104,7 @@ fn reproduce(w: &mut String, r: &StudyResults) {
                 r.compute_seconds,
                 r.run_seconds,
                 r.played.len(),
-                r.cells.len()
+                r.cells.len() + r.pairs.len()
             ),
         ),
         (
