@@ -13,7 +13,7 @@ use super::{load_game, load_position};
 use crate::game::hunt::HuntGame;
 use crate::game::record::NumberedRecord;
 use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side, read_records};
-use crate::tablebase::juroku::{BuildObserver, LevelHeader, LevelProgress};
+use crate::tablebase::juroku::{BuildEstimate, BuildObserver, LevelHeader, LevelProgress, missing_levels};
 use crate::tablebase::{
     GroupTally, Prospect, TableFileError, Tablebase, Verdict, check_writable, default_table_path,
     is_japanese, rules_key, shares_table,
@@ -58,6 +58,10 @@ pub struct SolveArgs {
     /// The position's value and its moves' as one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// juroku-musashi: build the missing levels a question (--position, --moves, --games) needs
+    /// instead of saying what the build would take. `solve SPEC` alone always builds.
+    #[arg(long)]
+    build: bool,
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
@@ -78,7 +82,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let games = args.games.as_deref().map(|file| read_games(&game, file)).transpose()?;
     let path = args.table.clone().unwrap_or_else(|| default_table_path(&game));
     let tb = if is_japanese(&game) {
-        open_or_build_levels(&game, &path, args.up_to.unwrap_or(game.rules.rebel_count))?
+        let most = args.up_to.unwrap_or(game.rules.rebel_count);
+        // A question is answered from the levels present; only `solve SPEC` or --build builds.
+        let asked = args.position.is_some() || !args.moves.is_empty() || games.is_some();
+        let needed = if games.is_some() { most } else { line.state().rebels.count_ones().min(most) };
+        open_or_build_levels(&game, &path, most, (asked && !args.build).then_some(needed))?
     } else {
         open_or_build(&game, &path)?
     };
@@ -97,22 +105,69 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
 }
 
 /// The Japanese board's table in the folder `dir`, its levels up to `most` Rebels built where missing:
-/// a progress bar per level, a line per level kept or built.
-pub fn open_or_build_levels(game: &HuntGame, dir: &Path, most: u32) -> anyhow::Result<Tablebase> {
+/// a progress bar per level, a line per level kept or built. For a question about positions of at
+/// most `question` Rebels nothing is built: the levels present answer it, or the error names the
+/// levels it needs and what building them would take.
+pub fn open_or_build_levels(
+    game: &HuntGame,
+    dir: &Path,
+    most: u32,
+    question: Option<u32>,
+) -> anyhow::Result<Tablebase> {
+    let missing = missing_levels(game, dir, most);
+    if let Some(rebels) = question {
+        let needed: Vec<u32> = missing.iter().copied().filter(|&n| n <= rebels).collect();
+        if !needed.is_empty() {
+            super::usage_bail!(
+                "the table in {} lacks the levels of {} Rebels, which a position of {rebels} Rebels needs; \
+                 `rebel-zero solve {} --table {} --build` builds them ({})",
+                dir.display(),
+                list(&needed),
+                game.spec(),
+                dir.display(),
+                BuildEstimate::of(game, &needed)
+            );
+        }
+        eprintln!("reading {}", dir.display());
+        return Tablebase::open_levels(game, dir, most).map_err(|e| other_rules_hint(e, "--table"));
+    }
+    if !missing.is_empty() {
+        let estimate = BuildEstimate::of(game, &missing);
+        let long = if estimate.is_long() {
+            " (stop it at any time: it resumes from the last level written)"
+        } else {
+            ""
+        };
+        eprintln!("building the levels of {} Rebels in {}: {estimate}{long}", list(&missing), dir.display());
+    }
     // A build takes the folder's lock before any work, which also shows the folder can be written.
     let mut observer = LevelBars::new();
-    let tb = Tablebase::build_in_folder(game, dir, most, &mut observer).map_err(|e| match e {
-        TableFileError::OtherRules { .. } => {
-            anyhow::anyhow!("{e}; name the table of these rules with --table")
-        }
-        _ => e.into(),
-    })?;
+    let tb = Tablebase::build_in_folder(game, dir, most, &mut observer)
+        .map_err(|e| other_rules_hint(e, "--table"))?;
     if observer.built > 0 {
         eprintln!("wrote {} levels in {}", observer.built, dir.display());
     } else {
         eprintln!("reading {}", dir.display());
     }
     Ok(tb)
+}
+
+/// A table of other rules is named with `option`.
+fn other_rules_hint(e: TableFileError, option: &str) -> anyhow::Error {
+    match e {
+        TableFileError::OtherRules { .. } => {
+            anyhow::anyhow!("{e}; name the table of these rules with {option}")
+        }
+        _ => e.into(),
+    }
+}
+
+/// Rebel counts as a range where they run on: `11–16`, `2, 4, 6`.
+fn list(levels: &[u32]) -> String {
+    match levels {
+        [first, .., last] if levels.windows(2).all(|w| w[1] == w[0] + 1) => format!("{first}–{last}"),
+        _ => levels.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+    }
 }
 
 /// A progress bar for each level being built, and a line for each level kept or built. The kept

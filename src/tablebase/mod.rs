@@ -338,6 +338,18 @@ impl Tablebase {
         Ok(Tablebase { game: game.clone(), store: Store::Japanese(table) })
     }
 
+    /// The Japanese board's levels of at most `most` Rebels that the folder `dir` holds, none built:
+    /// the positions of a missing level are not in the table.
+    pub fn open_levels(
+        game: &HuntGame,
+        dir: &std::path::Path,
+        most: u32,
+    ) -> Result<Tablebase, TableFileError> {
+        Tablebase::check_supported(game)?;
+        let table = juroku::JurokuTable::open(game, dir, most, false)?;
+        Ok(Tablebase { game: game.clone(), store: Store::Japanese(table) })
+    }
+
     pub fn game(&self) -> &HuntGame {
         &self.game
     }

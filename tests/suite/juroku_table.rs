@@ -60,7 +60,8 @@ fn a_build_killed_within_a_level_resumes_from_the_last_level_written() {
     let written = left.iter().filter(|name| name.starts_with("level-")).count();
     assert!((6..8).contains(&written), "{left:?}");
 
-    let output = run(&["solve", "juroku-musashi", "--up-to", "8", "--table", table, "--position", EIGHT]);
+    let output =
+        run(&["solve", "juroku-musashi", "--up-to", "8", "--table", table, "--position", EIGHT, "--build"]);
     let (out, err) = (text(&output.stdout), text(&output.stderr));
     assert!(output.status.success(), "{err}");
     for rebels in 1..=written {
@@ -70,6 +71,32 @@ fn a_build_killed_within_a_level_resumes_from_the_last_level_written() {
     assert!(out.contains("value: a "), "{out}");
     // The half-written level is gone; every level is a whole file.
     assert_eq!(levels_in(&dir), (1..=8).map(|n| format!("level-{n:02}.rztl")).collect::<Vec<_>>());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A question (`--position`) never starts a build by surprise: the levels present answer it, or the
+/// error names the levels it needs and what building them would take.
+#[test]
+fn a_question_is_answered_from_the_levels_present_or_names_what_it_needs() {
+    let dir = temp_dir("question");
+    let table = dir.to_str().unwrap();
+    let spec = "juroku-musashi:triangle=closed";
+    let built = run(&["solve", spec, "--up-to", "5", "--table", table]);
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(text(&built.stderr).contains("building the levels of 1–5 Rebels"), "{}", text(&built.stderr));
+    let files = levels_in(&dir);
+
+    let asked = run(&["solve", spec, "--table", table, "--position", EIGHT]);
+    let message = text(&asked.stderr);
+    assert_eq!(asked.status.code(), Some(2), "{message}");
+    assert!(message.contains("lacks the levels of 6–8 Rebels"), "{message}");
+    assert!(message.contains("--build") && message.contains("GB of disk"), "{message}");
+    assert_eq!(levels_in(&dir), files, "nothing was built");
+
+    let five = run(&["solve", spec, "--table", table, "--position", "G:c3;R:a1,a2,a3,a4,a5;r"]);
+    assert!(five.status.success(), "{}", text(&five.stderr));
+    assert!(text(&five.stdout).contains("value: a "), "{}", text(&five.stdout));
+    assert_eq!(levels_in(&dir), files, "nothing was built");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -94,6 +94,64 @@ pub fn level_path(dir: &Path, rebels: u32) -> PathBuf {
     dir.join(format!("level-{rebels:02}.rztl"))
 }
 
+/// The levels of at most `most` Rebels that the folder `dir` has no file for.
+pub fn missing_levels(game: &HuntGame, dir: &Path, most: u32) -> Vec<u32> {
+    Tablebase::levels_of(game).into_iter().filter(|&n| n <= most && !level_path(dir, n).is_file()).collect()
+}
+
+/// What building some levels would take on the two cores of the AMD EPYC that docs/BENCHMARKS.md
+/// measured the open triangle's table on: its largest levels took up to 0.75 µs of wall clock and
+/// 5.6 bytes of memory per slot (a level and the one below it in memory); each slot is 2 bytes of
+/// disk, one per side to move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BuildEstimate {
+    pub seconds: f64,
+    pub memory_bytes: u64,
+    pub disk_bytes: u64,
+}
+
+const SECONDS_PER_SLOT: f64 = 0.75e-6;
+const MEMORY_PER_SLOT: f64 = 5.6;
+
+impl BuildEstimate {
+    /// The estimate for building `levels` of `game`'s table.
+    pub fn of(game: &HuntGame, levels: &[u32]) -> BuildEstimate {
+        let points = rebel_points(game);
+        let slots: Vec<u64> =
+            levels.iter().map(|&n| FoldedIndex::new(game.board(), points, n).len()).collect();
+        BuildEstimate {
+            seconds: slots.iter().map(|&n| n as f64 * SECONDS_PER_SLOT).sum(),
+            memory_bytes: slots.iter().map(|&n| (n as f64 * MEMORY_PER_SLOT) as u64).max().unwrap_or(0),
+            disk_bytes: slots.iter().map(|&n| 2 * n).sum(),
+        }
+    }
+
+    /// Whether the build is long enough that nobody should start it by surprise: more than five
+    /// minutes or 4 GB of memory.
+    pub fn is_long(&self) -> bool {
+        self.seconds > 300.0 || self.memory_bytes > 4 << 30
+    }
+}
+
+impl std::fmt::Display for BuildEstimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let time = if self.seconds >= 5400.0 {
+            format!("{:.1} hours", self.seconds / 3600.0)
+        } else if self.seconds >= 90.0 {
+            format!("{:.0} minutes", self.seconds / 60.0)
+        } else {
+            "under two minutes".to_string()
+        };
+        let gb = |bytes: u64| bytes as f64 / 1e9;
+        write!(
+            f,
+            "about {time} on 2 cores, {:.1} GB of memory at its peak and {:.1} GB of disk",
+            gb(self.memory_bytes),
+            gb(self.disk_bytes)
+        )
+    }
+}
+
 impl JurokuTable {
     /// The table in `dir`, its levels of at most `most` Rebels; with `whole`, each of them must be
     /// there.
