@@ -14,7 +14,7 @@
 //! spent before that look plus the chance of reaching it and exceeding the observed statistic, so
 //! that `p < 0.05` (doubled, as every p of the lab) exactly when it crossed.
 
-use super::stats::{normal_cdf, normal_quantile};
+use super::stats::{normal_quantile, normal_upper_tail};
 
 /// One-sided level of each direction of a verdict.
 pub const ONE_SIDED: f64 = 0.025;
@@ -30,7 +30,7 @@ pub fn spent(t: f64) -> f64 {
         return 0.0;
     }
     let z = normal_quantile(1.0 - ONE_SIDED / 2.0);
-    (2.0 * (1.0 - normal_cdf(z / t.min(1.0).sqrt()))).min(ONE_SIDED)
+    (2.0 * normal_upper_tail(z / t.min(1.0).sqrt())).min(ONE_SIDED)
 }
 
 /// A sequential design: looks at increasing multiples of a cell's planned games, with their
@@ -94,7 +94,7 @@ impl Design {
 
     fn crossing_with(&self, k: usize, fractions: &[f64], z: f64) -> f64 {
         if k == 0 {
-            return 1.0 - normal_cdf(z);
+            return normal_upper_tail(z);
         }
         let (t, before) = (fractions[k], fractions[k - 1]);
         let spread = (t - before).sqrt();
@@ -102,7 +102,7 @@ impl Design {
         let density = &self.densities[k - 1];
         let weights = density.iter().enumerate().map(|(i, f)| {
             let u = self.grid_low + i as f64 * STEP;
-            f * (1.0 - normal_cdf((bound - u) / spread))
+            f * normal_upper_tail((bound - u) / spread)
         });
         trapezoid(weights)
     }
