@@ -457,8 +457,14 @@ pub fn clock(time: u64, increment: u64, moves_to_go: Option<u64>, overhead: u64)
     (Duration::from_millis(soft), Duration::from_millis(hard))
 }
 
+/// The engine's game has no cap of its own: the GUI ends its games. The longest game of chess the
+/// fifty-move rule allows is 5,898½ moves (11,797 plies); the rules' default cap (300 plies) made the
+/// engine answer `bestmove 0000` to a long game's 301st ply.
+const UCI_MAX_PLIES: u32 = 12_000;
+
 fn chess_game(spec: &str, berolina: bool) -> anyhow::Result<ChessGame> {
-    let spec = if berolina && spec != "chess" { format!("{spec}:pawns=berolina") } else { spec.to_string() };
+    let pawns = if berolina && spec != "chess" { "pawns=berolina," } else { "" };
+    let spec = format!("{spec}:{pawns}max_plies={UCI_MAX_PLIES}");
     match AnyGame::from_spec(&spec)? {
         AnyGame::Chess(game) => Ok(game),
         _ => Err(anyhow!("`{spec}` is not a chess ruleset")),
@@ -468,6 +474,16 @@ fn chess_game(spec: &str, berolina: bool) -> anyhow::Result<ChessGame> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A long game goes on past the rules' default cap of 300 plies (a GUI adjudicates, not the engine).
+    #[test]
+    fn the_engine_plays_past_the_default_cap() {
+        for (variant, berolina) in [("chess", false), ("rebellion-chess", true), ("squirm-chess", false)] {
+            let game = chess_game(variant, berolina).unwrap();
+            assert!(crate::game::Game::max_plies(&game) >= 11_797, "{variant}");
+        }
+        assert!(chess_game("rebellion-chess", true).unwrap().spec().contains("pawns=berolina"));
+    }
 
     /// Collects what the engine writes.
     #[derive(Clone, Default)]
