@@ -67,7 +67,7 @@ def play_game(engines, names, moves, first_white, base, increment, max_plies=400
         board.push_uci(uci)
     white, black = (0, 1) if first_white else (1, 0)
     clocks = {chess.WHITE: base, chess.BLACK: base}
-    forfeit = None
+    forfeit, illegal = None, None
     # A new `game` object makes python-chess send `ucinewgame` before the first move.
     new_game = object()
     while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
@@ -85,9 +85,16 @@ def play_game(engines, names, moves, first_white, base, increment, max_plies=400
             forfeit = side
             break
         clocks[side] += increment
+        # A null move (`bestmove 0000`) or an illegal one loses, as a GUI would rule; python-chess
+        # would otherwise play a null move on with only a warning.
+        if move is None or not board.is_legal(move):
+            illegal = side
+            break
         board.push(move)
     if forfeit is not None:
         winner, reason = (not forfeit), "time forfeit"
+    elif illegal is not None:
+        winner, reason = (not illegal), "illegal move"
     else:
         outcome = board.outcome(claim_draw=True)
         if outcome is None:
@@ -102,8 +109,9 @@ def play_game(engines, names, moves, first_white, base, increment, max_plies=400
     game.headers["Black"] = names[black]
     game.headers["Termination"] = reason
     game.headers["TimeControl"] = f"{base:g}+{increment:g}"
-    if forfeit is not None:
-        game.headers["Result"] = "1-0" if forfeit == chess.BLACK else "0-1"
+    loser = forfeit if forfeit is not None else illegal
+    if loser is not None:
+        game.headers["Result"] = "1-0" if loser == chess.BLACK else "0-1"
     return score, reason, board.ply(), str(game), forfeit is not None
 
 
