@@ -19,7 +19,7 @@ pub struct RulesArgs {
     /// One JSON array of rulesets instead of text.
     #[arg(long)]
     json: bool,
-    /// Also list the rules files (`*.toml`) in this folder [default: configs/rules, when it exists].
+    /// Also list the rules files (`*.toml`) in this folder [default: the shipped configs/rules, found as `serve` finds it].
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
 }
@@ -99,14 +99,15 @@ fn rules_file(path: &Path) -> RulesetJson {
     entry
 }
 
-/// The `*.toml` files of `dir` (configs/rules when not given), sorted; none when that default folder
-/// is absent, an error when a folder given cannot be listed.
+/// The `*.toml` files of `dir` (by default the shipped configs/rules, found where `serve` finds the
+/// shipped files: here, else beside the binary or in the source tree), sorted; none when that default
+/// folder is absent, an error when a folder given cannot be listed.
 fn rules_files(dir: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
     let (dir, asked) = match dir {
-        Some(dir) => (dir, true),
-        None => (Path::new(RULES_FILES), false),
+        Some(dir) => (dir.to_path_buf(), true),
+        None => (crate::files::find_shipped(Path::new(RULES_FILES)), false),
     };
-    let entries = match std::fs::read_dir(dir) {
+    let entries = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
         Err(_) if !asked => return Ok(Vec::new()),
         Err(e) => anyhow::bail!("cannot list the rules files in {}: {e}", dir.display()),

@@ -62,6 +62,31 @@ fn rules_lists_every_ruleset_with_options_and_defaults() {
     );
 }
 
+/// From another folder, `rules` still lists the shipped rules files (where `serve` finds them), by a
+/// path that works from there.
+#[test]
+fn rules_lists_the_shipped_files_from_any_folder() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .arg("rules")
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    let listed = text
+        .lines()
+        .find(|line| {
+            line.starts_with("file:") && line.ends_with("configs/rules/sixteen-rebels-no-retreat.toml")
+        })
+        .unwrap_or_else(|| panic!("the shipped rules files are listed: {text}"));
+    let show = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .args(["show", listed])
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    assert!(show.status.success(), "{listed} works from there: {}", String::from_utf8_lossy(&show.stderr));
+}
+
 #[test]
 fn rules_lists_the_files_of_a_folder_and_names_a_broken_one() {
     let dir = std::env::temp_dir().join(format!("rebel-zero-rules-listing-{}", std::process::id()));
