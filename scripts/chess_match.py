@@ -78,7 +78,10 @@ def play_game(engines, names, moves, first_white, base, increment, max_plies=400
             white_inc=increment, black_inc=increment,
         )
         started = time.monotonic()
-        move = engine.play(board, limit, game=new_game).move
+        try:
+            move = engine.play(board, limit, game=new_game).move
+        except chess.engine.EngineError:
+            move = None  # python-chess refuses an illegal bestmove here; it loses below
         spent = time.monotonic() - started
         clocks[side] -= spent
         if clocks[side] < 0:

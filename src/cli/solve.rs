@@ -58,8 +58,9 @@ pub struct SolveArgs {
     /// The position's value and its moves' as one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// juroku-musashi: build the missing levels a question (--position, --moves, --games) needs
-    /// instead of saying what the build would take. `solve SPEC` alone always builds.
+    /// juroku-musashi: build the missing levels a question (--position, --moves, --games) needs, up
+    /// to its Rebel count, instead of saying what the build would take. `solve SPEC` alone builds
+    /// every level (or those up to --up-to).
     #[arg(long)]
     build: bool,
 }
@@ -83,10 +84,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let path = args.table.clone().unwrap_or_else(|| default_table_path(&game));
     let tb = if is_japanese(&game) {
         let most = args.up_to.unwrap_or(game.rules.rebel_count);
-        // A question is answered from the levels present; only `solve SPEC` or --build builds.
+        // A question is answered from the levels present; only `solve SPEC` or --build builds, and
+        // --build only the levels the question needs.
         let asked = args.position.is_some() || !args.moves.is_empty() || games.is_some();
-        let needed = if games.is_some() { most } else { line.state().rebels.count_ones().min(most) };
-        open_or_build_levels(&game, &path, most, (asked && !args.build).then_some(needed))?
+        let needed = if games.is_some() { most } else { line.state().rebels.count_ones() };
+        if asked && needed > most {
+            super::usage_bail!(
+                "the position has {needed} Rebels, more than --up-to {most}: a table of at most {most} does not hold it"
+            );
+        }
+        match (asked, args.build) {
+            (true, false) => open_or_build_levels(&game, &path, most, Some(needed))?,
+            (true, true) => open_or_build_levels(&game, &path, needed, None)?,
+            (false, _) => open_or_build_levels(&game, &path, most, None)?,
+        }
     } else {
         open_or_build(&game, &path)?
     };
@@ -119,8 +130,8 @@ pub fn open_or_build_levels(
         let needed: Vec<u32> = missing.iter().copied().filter(|&n| n <= rebels).collect();
         if !needed.is_empty() {
             super::usage_bail!(
-                "the table in {} lacks the levels of {} Rebels, which a position of {rebels} Rebels needs; \
-                 `rebel-zero solve {} --table {} --build` builds them ({})",
+                "the table in {} lacks the levels of {} Rebels, which positions of {rebels} Rebels need; \
+                 `rebel-zero solve {} --table '{}' --up-to {rebels}` builds them ({})",
                 dir.display(),
                 list(&needed),
                 game.spec(),

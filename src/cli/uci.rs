@@ -90,7 +90,7 @@ impl Engine {
             hash: DEFAULT_HASH,
             overhead: DEFAULT_OVERHEAD,
             seed,
-            line: Some(Playthrough::new(chess_game("chess", false).expect("chess exists"))),
+            line: Some(Playthrough::new(chess_game("chess", false, true).expect("chess exists"))),
             searcher: None,
             running: None,
         }
@@ -249,7 +249,8 @@ impl Engine {
     /// `startpos [moves …]` or `fen FEN [moves …]`. A position or move that does not play leaves none.
     fn set_position(&mut self, words: &[&str]) -> anyhow::Result<()> {
         self.line = None;
-        let game = chess_game(&self.variant, self.berolina)?;
+        let uncapped = matches!(self.agent, None | Some(AgentSpec::Ab(_)));
+        let game = chess_game(&self.variant, self.berolina, uncapped)?;
         let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
         let start = match words.first().copied() {
             Some("startpos") => game.start(),
@@ -457,15 +458,18 @@ pub fn clock(time: u64, increment: u64, moves_to_go: Option<u64>, overhead: u64)
     (Duration::from_millis(soft), Duration::from_millis(hard))
 }
 
-/// The engine's game has no cap of its own: the GUI ends its games. The longest game of chess the
-/// fifty-move rule allows is 5,898½ moves (11,797 plies); the rules' default cap (300 plies) made the
-/// engine answer `bestmove 0000` to a long game's 301st ply.
+/// The alpha-beta engine's game has no cap of its own: the GUI ends its games. The longest game of
+/// chess the fifty-move rule allows is 5,898½ moves (11,797 plies); the rules' default cap (300 plies)
+/// made the engine answer `bestmove 0000` to a long game's 301st ply. A network agent keeps the rules'
+/// cap, which its input planes count towards (it was trained with it).
 const UCI_MAX_PLIES: u32 = 12_000;
 
-fn chess_game(spec: &str, berolina: bool) -> anyhow::Result<ChessGame> {
+fn chess_game(spec: &str, berolina: bool, uncapped: bool) -> anyhow::Result<ChessGame> {
     let pawns = if berolina && spec != "chess" { "pawns=berolina," } else { "" };
-    let spec = format!("{spec}:{pawns}max_plies={UCI_MAX_PLIES}");
-    match AnyGame::from_spec(&spec)? {
+    let cap = if uncapped { format!("max_plies={UCI_MAX_PLIES}") } else { String::new() };
+    let spec = format!("{spec}:{pawns}{cap}");
+    let spec = spec.trim_end_matches([',', ':']);
+    match AnyGame::from_spec(spec)? {
         AnyGame::Chess(game) => Ok(game),
         _ => Err(anyhow!("`{spec}` is not a chess ruleset")),
     }
@@ -475,14 +479,18 @@ fn chess_game(spec: &str, berolina: bool) -> anyhow::Result<ChessGame> {
 mod tests {
     use super::*;
 
-    /// A long game goes on past the rules' default cap of 300 plies (a GUI adjudicates, not the engine).
+    /// A long game goes on past the rules' default cap of 300 plies for the alpha-beta engine (a GUI
+    /// adjudicates, not the engine).
     #[test]
     fn the_engine_plays_past_the_default_cap() {
         for (variant, berolina) in [("chess", false), ("rebellion-chess", true), ("squirm-chess", false)] {
-            let game = chess_game(variant, berolina).unwrap();
-            assert!(crate::game::Game::max_plies(&game) >= 11_797, "{variant}");
+            let game = chess_game(variant, berolina, true).unwrap();
+            assert!(game.max_plies() >= 11_797, "{variant}");
+            // A network agent keeps the cap its planes were trained with.
+            assert_eq!(chess_game(variant, berolina, false).unwrap().max_plies(), 300, "{variant}");
         }
-        assert!(chess_game("rebellion-chess", true).unwrap().spec().contains("pawns=berolina"));
+        assert!(chess_game("rebellion-chess", true, true).unwrap().spec().contains("pawns=berolina"));
+        assert!(chess_game("rebellion-chess", true, false).unwrap().spec().contains("pawns=berolina"));
     }
 
     /// Collects what the engine writes.
@@ -518,7 +526,7 @@ mod tests {
         assert!(out.contains("uciok\nreadyok\n"), "{out}");
         assert!(out.contains("info depth 4 seldepth"), "{out}");
         let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
-        let mut line = Playthrough::new(chess_game("chess", false).unwrap());
+        let mut line = Playthrough::new(chess_game("chess", false, true).unwrap());
         line.play_text("e2e4").unwrap();
         line.play_text(best).expect("the best move is legal for Black");
     }

@@ -90,13 +90,28 @@ fn a_question_is_answered_from_the_levels_present_or_names_what_it_needs() {
     let message = text(&asked.stderr);
     assert_eq!(asked.status.code(), Some(2), "{message}");
     assert!(message.contains("lacks the levels of 6–8 Rebels"), "{message}");
-    assert!(message.contains("--build") && message.contains("GB of disk"), "{message}");
+    assert!(message.contains("--up-to 8") && message.contains("GB of disk"), "{message}");
     assert_eq!(levels_in(&dir), files, "nothing was built");
 
     let five = run(&["solve", spec, "--table", table, "--position", "G:c3;R:a1,a2,a3,a4,a5;r"]);
     assert!(five.status.success(), "{}", text(&five.stderr));
     assert!(text(&five.stdout).contains("value: a "), "{}", text(&five.stdout));
     assert_eq!(levels_in(&dir), files, "nothing was built");
+
+    // --build builds what the question needs, and no more.
+    let six = "G:c3;R:a1,a2,a3,a4,a5,b1;r";
+    let built = run(&["solve", spec, "--table", table, "--position", six, "--build"]);
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(text(&built.stdout).contains("value: a "), "{}", text(&built.stdout));
+    assert!(
+        dir.join("level-06.rztl").is_file() && !dir.join("level-07.rztl").exists(),
+        "{:?}",
+        levels_in(&dir)
+    );
+    // A position the table's --up-to leaves out is refused by name.
+    let beyond = run(&["solve", spec, "--table", table, "--up-to", "5", "--position", EIGHT]);
+    assert_eq!(beyond.status.code(), Some(2));
+    assert!(text(&beyond.stderr).contains("more than --up-to 5"), "{}", text(&beyond.stderr));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

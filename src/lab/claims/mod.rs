@@ -89,9 +89,9 @@ pub struct Reading {
     /// The p value (twice the one-sided level of the rule's test; stagewise for a sequential design);
     /// none for a proof.
     pub p_value: Option<f64>,
-    /// The verdict after Holm's correction across the claims read on this kind of evidence, and the
-    /// p value that correction gives this reading.
+    /// The verdict after Holm's correction across the claims read on this kind of evidence.
     pub adjusted: Verdict,
+    /// The p value Holm's correction gives this reading (none for a proof).
     #[serde(default)]
     pub p_holm: Option<f64>,
     /// How the measure moves over the measured ratings.

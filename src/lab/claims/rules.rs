@@ -133,7 +133,7 @@ pub fn compare<'a>(
     let scale = if a.unit == Unit::Points { 100.0 } else { 1.0 };
     let empty = |m: &Measured| m.qualifying == 0 && !m.spread.is_exact();
     let text = if empty(a) || empty(b) {
-        format!("{}; {}; no difference (a side has no games)", a.text, b.text)
+        format!("{}; {}; difference not measured (a side has no games)", a.text, b.text)
     } else if !(d.low.is_finite() && d.high.is_finite()) {
         format!("{}; {}; difference {:+.2} [no interval]", a.text, b.text, scale * d.estimate)
     } else {
