@@ -125,7 +125,7 @@ impl<F: Fn(Side, f64) -> bool> Condition for F {
 }
 
 /// The largest quantile a bisection looks at: beyond it a condition counts as holding for certain
-/// (p below 10⁻¹⁰⁰, as for an exact value).
+/// (two-sided p about 7 × 10⁻⁹⁸, as for an exact value).
 pub const Z_CERTAIN: f64 = 21.0;
 
 /// `z*` of one verdict: the largest quantile at which its condition holds (0 when it fails even for

@@ -105,13 +105,17 @@ impl Evidence<'_> {
             Quantity::Rate(event) => {
                 let e = rate(&subset, event, None);
                 let hits = subset.iter().filter(|g| matches(g, event)).count();
-                let text = format!(
-                    "rate {}{given} {at} {hits}/{} = {}{}",
-                    filter_words(m.event.as_ref()),
-                    e.n,
-                    show(e.interval),
-                    independent(&e)
-                );
+                let event_words = filter_words(m.event.as_ref());
+                let text = if e.n == 0 {
+                    format!("rate {event_words}{given} {at}: no games (n=0)")
+                } else {
+                    format!(
+                        "rate {event_words}{given} {at} {hits}/{} = {}{}",
+                        e.n,
+                        show(e.interval),
+                        independent(&e)
+                    )
+                };
                 (proportion(&e), Unit::Points, text, e.n)
             }
         };
