@@ -140,7 +140,7 @@ pub fn open_or_build_levels(
             );
         }
         eprintln!("reading {}", dir.display());
-        return Tablebase::open_levels(game, dir, most).map_err(|e| other_rules_hint(e, "--table"));
+        return Tablebase::open_levels(game, dir, most).map_err(other_rules_hint);
     }
     if !missing.is_empty() {
         let estimate = BuildEstimate::of(game, &missing);
@@ -153,8 +153,7 @@ pub fn open_or_build_levels(
     }
     // A build takes the folder's lock before any work, which also shows the folder can be written.
     let mut observer = LevelBars::new();
-    let tb = Tablebase::build_in_folder(game, dir, most, &mut observer)
-        .map_err(|e| other_rules_hint(e, "--table"))?;
+    let tb = Tablebase::build_in_folder(game, dir, most, &mut observer).map_err(other_rules_hint)?;
     if observer.built > 0 {
         eprintln!("wrote {} levels in {}", observer.built, dir.display());
     } else {
@@ -163,11 +162,11 @@ pub fn open_or_build_levels(
     Ok(tb)
 }
 
-/// A table of other rules is named with `option`.
-fn other_rules_hint(e: TableFileError, option: &str) -> anyhow::Error {
+/// A table file's error, saying how to name the table of these rules where it holds others'.
+fn other_rules_hint(e: TableFileError) -> anyhow::Error {
     match e {
         TableFileError::OtherRules { .. } => {
-            anyhow::anyhow!("{e}; name the table of these rules with {option}")
+            anyhow::anyhow!("{e}; name the table of these rules with --table")
         }
         _ => e.into(),
     }
@@ -266,10 +265,7 @@ pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> 
         eprintln!("reading {}", path.display());
         return Tablebase::load(game, path).map_err(|e| match e {
             _ if e.is_damaged() => anyhow::anyhow!("{e} (remove the file to build the table again)"),
-            TableFileError::OtherRules { .. } => {
-                anyhow::anyhow!("{e}; name the table of these rules with --table")
-            }
-            _ => e.into(),
+            _ => other_rules_hint(e),
         });
     }
     // Find out now, not after minutes of solving, whether the table can be written there.

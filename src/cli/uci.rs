@@ -465,11 +465,15 @@ pub fn clock(time: u64, increment: u64, moves_to_go: Option<u64>, overhead: u64)
 const UCI_MAX_PLIES: u32 = 12_000;
 
 fn chess_game(spec: &str, berolina: bool, uncapped: bool) -> anyhow::Result<ChessGame> {
-    let pawns = if berolina && spec != "chess" { "pawns=berolina," } else { "" };
-    let cap = if uncapped { format!("max_plies={UCI_MAX_PLIES}") } else { String::new() };
-    let spec = format!("{spec}:{pawns}{cap}");
-    let spec = spec.trim_end_matches([',', ':']);
-    match AnyGame::from_spec(spec)? {
+    let mut options = Vec::new();
+    if berolina && spec != "chess" {
+        options.push("pawns=berolina".to_string());
+    }
+    if uncapped {
+        options.push(format!("max_plies={UCI_MAX_PLIES}"));
+    }
+    let spec = if options.is_empty() { spec.to_string() } else { format!("{spec}:{}", options.join(",")) };
+    match AnyGame::from_spec(&spec)? {
         AnyGame::Chess(game) => Ok(game),
         _ => Err(anyhow!("`{spec}` is not a chess ruleset")),
     }

@@ -152,7 +152,6 @@ impl Checkpoint {
         Ok(Checkpoint { dir, meta })
     }
 
-    /// Checks that this checkpoint's network can play `game`.
     /// The checkpoint at `path`, checked to be a network for `game`.
     pub fn open_for_game<G: NetGame>(path: &Path, game: &G) -> Result<Checkpoint, CheckpointError> {
         let checkpoint = Checkpoint::open(path)?;
@@ -160,6 +159,7 @@ impl Checkpoint {
         Ok(checkpoint)
     }
 
+    /// Checks that this checkpoint's network can play `game`.
     pub fn check_game<G: NetGame>(&self, game: &G) -> Result<(), CheckpointError> {
         let wanted = encoder_name(game);
         let shape = game.net_shape(self.meta.shape.tower);
