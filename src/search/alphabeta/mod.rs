@@ -401,6 +401,10 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
                 return score;
             }
         }
+        // Futility: in the last plies of a node neither on the PV nor in check, the static evaluation
+        // plus a margin no quiet move is likely to make up.
+        let futility = (!pv_node && !in_check && ply > 0 && depth <= 3 && alpha.abs() < MATE_BOUND)
+            .then_some(static_eval + 80 + 120 * depth);
         let score = self.search_moves(
             state,
             depth,
@@ -411,6 +415,7 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
             in_check,
             entry.and_then(|e| e.mv),
             key,
+            futility,
         );
         self.release(ply);
         score
@@ -462,6 +467,7 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         in_check: bool,
         table_move: Option<G::Move>,
         key: u64,
+        futility: Option<i32>,
     ) -> i32 {
         let alpha0 = alpha;
         let range = self.ranges[ply].clone();
@@ -478,6 +484,14 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
             let reversible = !self.game.is_irreversible(state, mv);
             self.keys.push((self.game.table_key(&next), reversible));
             let gives_check = self.game.in_check(&next);
+            // A quiet move that gives no check is skipped where the futility margin leaves it below
+            // alpha, or late in the order (after 4 + depth² moves).
+            if let Some(value) = futility.filter(|_| quiet && !gives_check && searched > 0)
+                && (value <= alpha || searched >= 4 + (depth * depth) as usize)
+            {
+                self.keys.pop();
+                continue;
+            }
             let score = if searched == 0 {
                 -self.negamax(&next, depth - 1, ply + 1, -beta, -alpha, pv_node)
             } else {
