@@ -4,13 +4,68 @@
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use std::fmt;
 use std::sync::atomic::Ordering;
 
-use super::spec::SearchSettings;
 use super::{Agent, Watch};
 use crate::game::{Game, Playthrough};
-use crate::search::{Evaluator, Mcts, Proof, SearchReport, move_temperature};
+use crate::search::{Evaluator, Mcts, Proof, SearchConfig, SearchReport, move_temperature};
 use crate::seed::derive_seed;
+
+/// The search settings `mcts` and `net` share.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchSettings {
+    pub simulations: u32,
+    pub c_puct: f32,
+    /// Temperature of the move choice after the opening (0: the most visited move).
+    pub temperature: f32,
+    /// The first `opening` plies of a game are drawn in proportion to visit counts (temperature 1),
+    /// as AlphaZero's self-play does, so that an agent without randomness of its own (a network at
+    /// `temp=0`) still plays varied games against itself.
+    pub opening: u32,
+    /// What a draw costs this agent, in [0, 1] ([`SearchConfig::contempt`]).
+    pub contempt: f32,
+    pub batch: usize,
+}
+
+impl SearchSettings {
+    pub(super) fn with_simulations_and_batch(simulations: u32, batch: usize) -> SearchSettings {
+        SearchSettings {
+            simulations,
+            c_puct: SearchConfig::default().c_puct,
+            temperature: 0.0,
+            opening: 0,
+            contempt: 0.0,
+            batch,
+        }
+    }
+
+    pub(crate) fn config(&self) -> SearchConfig {
+        SearchConfig {
+            simulations: self.simulations,
+            c_puct: self.c_puct,
+            batch: self.batch,
+            contempt: self.contempt,
+            ..SearchConfig::default()
+        }
+    }
+}
+
+/// `sims=…,c=…,temp=…[,open=…][,contempt=…],batch=…`: `open` and `contempt` are written only when
+/// set, so the canonical text of every spec from before they existed (recorded in study cells) is
+/// unchanged.
+impl fmt::Display for SearchSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "sims={},c={},temp={}", self.simulations, self.c_puct, self.temperature)?;
+        if self.opening > 0 {
+            write!(f, ",open={}", self.opening)?;
+        }
+        if self.contempt > 0.0 {
+            write!(f, ",contempt={}", self.contempt)?;
+        }
+        write!(f, ",batch={}", self.batch)
+    }
+}
 
 pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     search: Mcts<G>,

@@ -12,7 +12,8 @@ pub mod random;
 pub mod spec;
 
 pub use arena::{BookOpenings, MatchSettings, MatchSummary, play_game, random_opening, run_match};
-pub use spec::{AgentError, AgentSpec, MAX_SIMULATIONS, MctsSettings, NetSettings, SearchSettings};
+pub use mcts::SearchSettings;
+pub use spec::{AgentError, AgentSpec, MAX_SIMULATIONS, MctsSettings, NetSettings};
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
