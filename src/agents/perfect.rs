@@ -1,25 +1,17 @@
-//! The perfect agent: plays sixteen-rebels by its tablebase. It takes the shortest forced win, else a
-//! draw, else the longest loss, counting the game's own draws: a move beyond the plies the cap leaves,
-//! or one that makes a position's third occurrence, is a draw whatever the table says. Equal moves are
-//! drawn by lot.
-//!
-//! The table knows nothing of repetition, and needs not: a side that wins by the table never repeats a
-//! position (each of its moves shortens the distance), so only the losing side can reach for one.
-//!
-//! Tables are ~1 GB, so each file is read once per process and shared by every game of a match.
+//! The perfect agent: plays a hunt game the tables solve by its tablebase ([`crate::tablebase::play`]
+//! ranks the moves): the shortest forced win, else a draw, else the longest loss, counting the game's
+//! own draws. Equal moves are drawn by lot.
 
-use std::any::Any;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::{Agent, AgentError};
-use crate::game::hunt::{HuntGame, HuntMove};
-use crate::game::{Game, Playthrough};
-use crate::tablebase::{TableFileError, Tablebase, Verdict, default_table_path};
+use crate::game::Playthrough;
+use crate::nn::NetGame;
+use crate::tablebase::{TableFileError, Tablebase, check_supported, default_table_path, shared_table};
 
 pub struct PerfectAgent {
     table: Arc<Tablebase>,
@@ -27,109 +19,41 @@ pub struct PerfectAgent {
 }
 
 impl PerfectAgent {
+    /// The agent over `table`, for games of the rules it was built for.
     pub fn new(table: Arc<Tablebase>, seed: u64) -> PerfectAgent {
         PerfectAgent { table, rng: Pcg64Mcg::seed_from_u64(seed) }
     }
 
     /// The perfect agent for `game`, which must be a hunt game the tables solve. `table` names the file,
     /// by default the one `rebel-zero solve` writes for the game's rules.
-    pub fn build<G: Game>(game: &G, table: Option<&str>, seed: u64) -> Result<Box<dyn Agent<G>>, AgentError> {
+    pub fn build<G: NetGame>(
+        game: &G,
+        table: Option<&str>,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<G>>, AgentError> {
         let refuse = |problem: String| AgentError::Table { problem };
-        let Some(hunt) = (game as &dyn Any).downcast_ref::<HuntGame>() else {
+        let Some(hunt) = game.as_hunt() else {
             return Err(refuse(format!(
                 "`{}` has no tablebase: only sixteen-rebels and juroku-musashi are solved",
                 game.spec()
             )));
         };
-        Tablebase::check_supported(hunt).map_err(|e| refuse(e.to_string()))?;
+        check_supported(hunt).map_err(|e| refuse(e.to_string()))?;
         let path = table.map_or_else(|| default_table_path(hunt), PathBuf::from);
-        let agent: Box<dyn Agent<HuntGame>> = Box::new(PerfectAgent::new(shared_table(hunt, &path)?, seed));
-        // `G` is `HuntGame` here (the downcast above succeeded), so this downcast cannot fail.
-        let agent: Box<dyn Any> = Box::new(agent);
-        Ok(*agent.downcast::<Box<dyn Agent<G>>>().expect("G is HuntGame"))
-    }
-}
-
-/// The table in `path`, read once per process.
-pub(crate) fn shared_table(game: &HuntGame, path: &Path) -> Result<Arc<Tablebase>, AgentError> {
-    static TABLES: LazyLock<Mutex<HashMap<PathBuf, Arc<Tablebase>>>> = LazyLock::new(Default::default);
-    let mut tables = TABLES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    // One file named two ways (`./t.rztb`, `t.rztb`) is still read once.
-    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    if let Some(table) = tables.get(&key).filter(|t| t.fits(game)) {
-        return Ok(table.clone());
-    }
-    if !path.exists() {
-        return Err(AgentError::Table {
-            problem: format!(
-                "no tablebase at {}; build it with `rebel-zero solve {}`",
-                path.display(),
-                game.spec()
-            ),
-        });
-    }
-    let table = Tablebase::load(game, path).map_err(|e| AgentError::Table {
-        problem: match e {
+        let table = shared_table(hunt, &path).map_err(|e| match e {
             TableFileError::OtherRules { .. } => {
-                format!("{e}; name the table of these rules with perfect:table=FILE")
+                refuse(format!("{e}; name the table of these rules with perfect:table=FILE"))
             }
-            _ => e.to_string(),
-        },
-    })?;
-    let table = Arc::new(table);
-    tables.insert(key, table.clone());
-    Ok(table)
-}
-
-/// How much a verdict is worth to the side that plays into it: wins first, the sooner the better;
-/// then draws; then losses, the later the better.
-fn preference(verdict: Option<Verdict>, plies_left: u32) -> i64 {
-    match verdict.map(|v| v.within(plies_left)) {
-        Some(Verdict::Win { plies }) => 2_000 - i64::from(plies),
-        Some(Verdict::Draw) | None => 1_000,
-        Some(Verdict::Loss { plies }) => i64::from(plies),
+            _ => refuse(e.to_string()),
+        })?;
+        Ok(Box::new(PerfectAgent::new(table, seed)))
     }
 }
 
-/// The result a preference stands for: 1 a win, 0 a draw, −1 a loss.
-pub(crate) fn outcome_of(preference: i64) -> i64 {
-    (preference - 1_000).signum()
-}
-
-/// Each legal move of `line`'s position with its [`preference`] for the side to move, the game's own
-/// draws counted: a move beyond the plies the cap leaves, or one that makes a position's third
-/// occurrence, is a draw whatever the table says.
-pub(crate) fn ranked_moves(table: &Tablebase, line: &Playthrough<HuntGame>) -> Vec<(i64, HuntMove)> {
-    let s = line.state();
-    let game = line.game();
-    let plies_left = game.max_plies().saturating_sub(line.plies());
-    // Positions before a capture never recur (the Rebels are fewer after it), so counting the
-    // whole game equals counting since the last irreversible move, as the rule does.
-    let history: Vec<u64> = line.states().iter().map(|p| game.position_hash(p)).collect();
-    let occurrences = |m: HuntMove| {
-        let mut next = *s;
-        game.apply(&mut next, m);
-        let hash = game.position_hash(&next);
-        history.iter().filter(|&&h| h == hash).count()
-    };
-    table
-        .move_verdicts(s)
-        .into_iter()
-        // A game-ending position never occurred before (the game would have ended there), so a
-        // move that ends the game is never taken for a repetition.
-        .map(|(m, v)| (preference(if occurrences(m) >= 2 { Some(Verdict::Draw) } else { v }, plies_left), m))
-        .collect()
-}
-
-/// The moves of `ranked` that best play chooses among.
-pub(crate) fn best_moves(ranked: &[(i64, HuntMove)]) -> Vec<HuntMove> {
-    let best = ranked.iter().map(|&(p, _)| p).max().expect("a legal move");
-    ranked.iter().filter(|&&(p, _)| p == best).map(|&(_, m)| m).collect()
-}
-
-impl Agent<HuntGame> for PerfectAgent {
-    fn choose(&mut self, line: &Playthrough<HuntGame>) -> HuntMove {
-        let choices = best_moves(&ranked_moves(&self.table, line));
+impl<G: NetGame> Agent<G> for PerfectAgent {
+    fn choose(&mut self, line: &Playthrough<G>) -> G::Move {
+        // `build` made this agent for a hunt game only, the one family whose best play is Some.
+        let choices = line.game().best_play(&self.table, line).expect("the perfect agent plays a hunt game");
         choices[self.rng.random_range(0..choices.len())]
     }
 }
@@ -137,7 +61,9 @@ impl Agent<HuntGame> for PerfectAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hunt::{GENERAL, HuntState, REBELS};
+    use crate::game::Game;
+    use crate::game::hunt::{GENERAL, HuntGame, HuntState, REBELS};
+    use crate::tablebase::Verdict;
     use crate::tablebase::testing::{
         longest_loss, position_with_a_choice, six_rebels, slots_of_six, verdict_of,
     };

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{load_game, usage, usage_bail};
+use super::common::{load_game, usage, usage_bail};
 use crate::agents::{AgentSpec, MatchSettings, MatchSummary, run_match};
 use crate::game::Game;
 use crate::game::GameRecord;
@@ -52,7 +52,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if args.games == 0 {
         usage_bail!("--games must be at least 1");
     }
-    let threads = super::worker_threads(args.threads)?;
+    let threads = super::common::worker_threads(args.threads)?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
@@ -70,7 +70,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             write_results(dir, &records, &summary)?;
         }
         if args.json {
-            return super::print_json(&summary);
+            return super::common::print_json(&summary);
         }
         print_summary(g, &summary);
         if let Some(dir) = &args.out {

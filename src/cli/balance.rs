@@ -78,7 +78,7 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
                 .with_context(|| format!("reading study file {}", path.display()))?;
             let study = Study::from_text(&text)
                 .with_context(|| format!("study file {}", path.display()))
-                .map_err(super::usage)?;
+                .map_err(super::common::usage)?;
             (study, format!("rebel-zero balance {}", path.display()), path.clone())
         }
         (None, name) => {
@@ -92,7 +92,7 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
             (study, command, PathBuf::from(preset.path))
         }
     };
-    let threads = super::worker_threads(args.threads)?;
+    let threads = super::common::worker_threads(args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("studies").join(&study.study.name));
     if args.list_cells {
         let cells = crate::lab::missing_cells(&study, &out)?;
@@ -111,14 +111,14 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     );
     if let Some(id) = &args.cell {
         let played = crate::lab::run_cell(&study, &out, id, threads, &Bar(bar.clone()))
-            .map_err(|e| if e.is::<crate::lab::UnknownCell>() { super::usage(e) } else { e })?;
+            .map_err(|e| if e.is::<crate::lab::UnknownCell>() { super::common::usage(e) } else { e })?;
         bar.finish_and_clear();
         let state = if played { "played" } else { "already finished" };
         println!("cell {id}: {state} in {}", crate::lab::store::cells_dir(&out).display());
         return Ok(());
     }
     let finished = run_study(&study, &out, &options, &Bar(bar.clone()))
-        .map_err(|e| if e.is::<crate::lab::amendments::Unamended>() { super::usage(e) } else { e })?;
+        .map_err(|e| if e.is::<crate::lab::amendments::Unamended>() { super::common::usage(e) } else { e })?;
     bar.finish_and_clear();
     write_all(&out, &finished)?;
     let r = &finished.results;

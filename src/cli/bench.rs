@@ -7,7 +7,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::load_game;
+use super::common::load_game;
 use crate::game::perft::perft;
 use crate::game::playout::{PlayoutScratch, RolloutPolicy, random_playout};
 use crate::game::registry::all_rulesets;
@@ -67,7 +67,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         });
     }
     if args.json {
-        super::print_json(&serde_json::json!({ "rows": rows }))?;
+        super::common::print_json(&serde_json::json!({ "rows": rows }))?;
     }
     Ok(())
 }

@@ -36,7 +36,7 @@ pub struct BenchNetArgs {
 }
 
 pub fn run(args: &BenchNetArgs) -> anyhow::Result<()> {
-    let game = super::load_game(&args.spec)?;
+    let game = super::common::load_game(&args.spec)?;
     crate::with_game!(&game, |g| bench(g, args))
 }
 
@@ -107,7 +107,7 @@ fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
         );
     }
     if args.json {
-        super::print_json(&serde_json::json!({ "network": network, "rows": rows }))?;
+        super::common::print_json(&serde_json::json!({ "network": network, "rows": rows }))?;
     }
     Ok(())
 }

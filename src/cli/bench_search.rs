@@ -8,7 +8,7 @@ use clap::Args;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::load_game;
+use super::common::load_game;
 use crate::game::Game;
 use crate::game::playout::RolloutPolicy;
 use crate::search::{Evaluator, Mcts, RolloutEvaluator, SearchConfig, UniformEvaluator};
@@ -90,7 +90,7 @@ pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
         });
     }
     if args.json {
-        super::print_json(&serde_json::json!({ "rows": rows }))?;
+        super::common::print_json(&serde_json::json!({ "rows": rows }))?;
     }
     Ok(())
 }

@@ -33,7 +33,7 @@ pub struct BenchTrainArgs {
 }
 
 pub fn run(args: &BenchTrainArgs) -> anyhow::Result<()> {
-    let game = super::load_game(&args.spec)?;
+    let game = super::common::load_game(&args.spec)?;
     crate::with_game!(&game, |g| bench(g, args))
 }
 
@@ -62,7 +62,7 @@ fn bench<G: NetGame>(game: &G, args: &BenchTrainArgs) -> anyhow::Result<()> {
         }
     }
     if args.json {
-        super::print_json(&serde_json::json!({ "learner": learner, "rows": rows }))?;
+        super::common::print_json(&serde_json::json!({ "learner": learner, "rows": rows }))?;
     }
     Ok(())
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use clap::Args;
 use serde_json::json;
 
-use super::{load_game, load_position};
+use super::common::{load_game, load_position};
 use crate::game::Game;
 use crate::game::perft::{divide, perft};
 use crate::with_game;
@@ -36,7 +36,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
             let counts: Vec<u64> = (1..=args.depth).map(|depth| perft(g, &state, depth)).collect();
             let divided: Option<BTreeMap<String, u64>> =
                 args.divide.then(|| divide(g, &state, args.depth).into_iter().collect());
-            return super::print_json(&json!({
+            return super::common::print_json(&json!({
                 "spec": g.spec(),
                 "position": g.format_position(&state),
                 "counts": counts,

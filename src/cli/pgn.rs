@@ -39,7 +39,7 @@ pub fn run(args: &PgnArgs) -> anyhow::Result<()> {
         written += 1;
     }
     if written == 0 {
-        return Err(super::usage(anyhow!(
+        return Err(super::common::usage(anyhow!(
             "{} holds no chess-family game{} ({skipped} of other rules)",
             args.file.display(),
             args.cell.as_ref().map_or(String::new(), |c| format!(" in cell `{c}`"))

@@ -8,7 +8,7 @@ use std::io::{BufRead, Write};
 use anyhow::{Context, anyhow};
 use clap::Args;
 
-use super::{load_game, load_position, usage};
+use super::common::{load_game, load_position, usage};
 use crate::agents::{Agent, AgentSpec};
 use crate::game::{Game, GameRecord, Playthrough, Side, describe_outcome, side_by_name};
 use crate::with_game;

@@ -59,7 +59,7 @@ pub fn by_path(kind: Kind, path: &str) -> Option<&'static Preset> {
 pub fn find(kind: Kind, name: &str) -> anyhow::Result<&'static Preset> {
     of_kind(kind).find(|p| p.name == name).ok_or_else(|| {
         let names: Vec<String> = of_kind(kind).map(|p| format!("{} ({})", p.name, p.path)).collect();
-        super::usage(anyhow!("no preset `{name}`; the presets are: {}", names.join(", ")))
+        super::common::usage(anyhow!("no preset `{name}`; the presets are: {}", names.join(", ")))
     })
 }
 

@@ -41,14 +41,14 @@ pub struct QuantizeArgs {
 
 pub fn run(args: &QuantizeArgs) -> anyhow::Result<()> {
     if args.games == 0 || args.sims == 0 || args.positions == 0 {
-        super::usage_bail!("--games, --sims and --positions must be at least 1");
+        super::common::usage_bail!("--games, --sims and --positions must be at least 1");
     }
     let dir = crate::files::find_shipped(&args.checkpoint);
-    let checkpoint = Checkpoint::open(&dir).map_err(super::usage)?;
+    let checkpoint = Checkpoint::open(&dir).map_err(super::common::usage)?;
     let Some(spec) = checkpoint.meta.specs.first() else {
         anyhow::bail!("{}: the checkpoint names no ruleset it was trained on", checkpoint.dir.display());
     };
-    let game = super::load_game(spec)?;
+    let game = super::common::load_game(spec)?;
     let records = read_check_games(&args.check)?;
     crate::with_game!(&game, |g| quantize(g, &checkpoint, &records, args))
 }
@@ -56,7 +56,7 @@ pub fn run(args: &QuantizeArgs) -> anyhow::Result<()> {
 fn read_check_games(paths: &[PathBuf]) -> anyhow::Result<Vec<GameRecord>> {
     let mut records = Vec::new();
     for path in paths {
-        let numbered = crate::game::record::read_records(path).map_err(super::usage)?;
+        let numbered = crate::game::record::read_records(path).map_err(super::common::usage)?;
         records.extend(numbered.into_iter().map(|n| n.record));
     }
     Ok(records)
@@ -82,7 +82,7 @@ fn quantize<G: NetGame>(
     let eight = full.quantized(&scales);
     let agreement = check(checkpoint, records, &full, &eight, args)?;
     if args.json {
-        super::print_json(&agreement.to_json())?;
+        super::common::print_json(&agreement.to_json())?;
     } else {
         agreement.print();
     }

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use anyhow::{Context, anyhow};
 use clap::Args;
 
-use super::{usage, usage_bail};
+use super::common::{usage, usage_bail};
 use crate::game::record::NumberedRecord;
 use crate::game::{AnyGame, Game, describe_outcome, read_records};
 use crate::with_game;

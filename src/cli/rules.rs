@@ -124,7 +124,7 @@ pub fn run(args: &RulesArgs) -> anyhow::Result<()> {
     let mut rulesets: Vec<RulesetJson> = all_rulesets().map(built_in).collect();
     rulesets.extend(rules_files(args.dir.as_deref())?.iter().map(|path| rules_file(path)));
     if args.json {
-        return super::print_json(&rulesets);
+        return super::common::print_json(&rulesets);
     }
     for info in rulesets {
         println!("{}", info.name);

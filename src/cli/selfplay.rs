@@ -36,7 +36,7 @@ pub struct SelfplayArgs {
 pub fn run(args: &SelfplayArgs) -> anyhow::Result<()> {
     let mut config = super::train::load_config(&args.config)?;
     if let Some(threads) = args.threads {
-        config.selfplay.workers = super::worker_threads(Some(threads as usize))?;
+        config.selfplay.workers = super::common::worker_threads(Some(threads as usize))?;
     }
     let played =
         train::play_batch(&config, &args.checkpoint, args.games as usize, args.seed, &args.out, !args.quiet)?;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::usage;
+use super::common::usage;
 use crate::serve::{ServeConfig, run as serve};
 
 #[derive(Args, Debug)]

@@ -3,7 +3,7 @@
 use clap::Args;
 use serde_json::json;
 
-use super::{load_game, load_position};
+use super::common::{load_game, load_position};
 use crate::game::{Game, Playthrough, describe_outcome};
 use crate::with_game;
 
@@ -27,13 +27,13 @@ pub fn run(args: &ShowArgs) -> anyhow::Result<()> {
     with_game!(&game, |g| {
         let state = load_position(g, args.position.as_deref())?;
         let mut line = Playthrough::from_position(g.clone(), state);
-        super::play_typed_moves(&mut line, &args.moves)?;
+        super::common::play_typed_moves(&mut line, &args.moves)?;
         if args.json {
             let names = g.side_names();
             let moves: Vec<String> =
                 line.legal_moves().iter().map(|&m| g.format_move(line.state(), m)).collect();
             let outcome = line.outcome();
-            return super::print_json(&json!({
+            return super::common::print_json(&json!({
                 "spec": g.spec(),
                 "position": g.format_position(line.state()),
                 "to_move": names[g.to_move(line.state()).index()],

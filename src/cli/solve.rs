@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{load_game, load_position};
+use super::common::{load_game, load_position};
 use crate::game::hunt::HuntGame;
 use crate::game::record::NumberedRecord;
 use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side, read_records};
@@ -67,18 +67,18 @@ pub struct SolveArgs {
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let AnyGame::Hunt(game) = load_game(&args.spec)? else {
-        super::usage_bail!(
+        super::common::usage_bail!(
             "`{}` is not a hunt game; only sixteen-rebels, juroku-musashi and their options can be solved",
             args.spec
         );
     };
-    Tablebase::check_supported(&game).map_err(super::usage)?;
+    crate::tablebase::check_supported(&game).map_err(super::common::usage)?;
     if args.up_to.is_some() && !is_japanese(&game) {
-        super::usage_bail!("--up-to is for juroku-musashi, whose table is built level by level");
+        super::common::usage_bail!("--up-to is for juroku-musashi, whose table is built level by level");
     }
     let start = load_position(&game, args.position.as_deref())?;
     let mut line = Playthrough::from_position(game.clone(), start);
-    super::play_typed_moves(&mut line, &args.moves)?;
+    super::common::play_typed_moves(&mut line, &args.moves)?;
     // Read the games first: a bad games file should not wait for minutes of solving.
     let games = args.games.as_deref().map(|file| read_games(&game, file)).transpose()?;
     let path = args.table.clone().unwrap_or_else(|| default_table_path(&game));
@@ -89,7 +89,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
         let asked = args.position.is_some() || !args.moves.is_empty() || games.is_some();
         let needed = if games.is_some() { most } else { line.state().rebels.count_ones() };
         if asked && needed > most {
-            super::usage_bail!(
+            super::common::usage_bail!(
                 "the position has {needed} Rebels, more than --up-to {most}: a table of at most {most} does not hold it"
             );
         }
@@ -109,7 +109,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     }
     match games {
         Some((games, skipped)) => judge_games(&tb, &games, skipped, args.each),
-        None if args.json => return super::print_json(&verdicts_json(&tb, &line)),
+        None if args.json => return super::common::print_json(&verdicts_json(&tb, &line)),
         None => print_verdicts(&tb, &line),
     }
     Ok(())
@@ -129,7 +129,7 @@ pub fn open_or_build_levels(
     if let Some(rebels) = question {
         let needed: Vec<u32> = missing.iter().copied().filter(|&n| n <= rebels).collect();
         if !needed.is_empty() {
-            super::usage_bail!(
+            super::common::usage_bail!(
                 "the table in {} lacks the levels of {} Rebels, which positions of {rebels} Rebels need; \
                  `rebel-zero solve {} --table '{}' --up-to {rebels}` builds them ({})",
                 dir.display(),
@@ -270,7 +270,7 @@ pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> 
     }
     // Find out now, not after minutes of solving, whether the table can be written there.
     check_writable(path).with_context(|| format!("cannot write the table at {}", path.display()))?;
-    let levels = Tablebase::levels_of(game);
+    let levels = crate::tablebase::levels_of(game);
     let bar = ProgressBar::new(levels.len() as u64).with_style(
         ProgressStyle::with_template("solving {pos}/{len} levels [{elapsed_precise}] {msg}")
             .expect("a valid template"),

@@ -41,8 +41,8 @@ pub fn load_config(path: &std::path::Path) -> anyhow::Result<TrainConfig> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the training config {}", path.display()))?;
     let source = path.display().to_string();
-    let config = TrainConfig::from_text(&text, &source).map_err(super::usage)?;
-    config.check().map_err(|e| super::usage(anyhow::anyhow!("{source}: {e}")))?;
+    let config = TrainConfig::from_text(&text, &source).map_err(super::common::usage)?;
+    config.check().map_err(|e| super::common::usage(anyhow::anyhow!("{source}: {e}")))?;
     Ok(config)
 }
 
@@ -56,7 +56,7 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read the training config {}", path.display()))?;
             let source = path.display().to_string();
-            (TrainConfig::from_text(&text, &source).map_err(super::usage)?, source)
+            (TrainConfig::from_text(&text, &source).map_err(super::common::usage)?, source)
         }
         (None, name) => {
             let preset =
@@ -66,16 +66,16 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     };
     if let Some(minutes) = args.minutes {
         if !(minutes > 0.0 && minutes.is_finite()) {
-            super::usage_bail!("--minutes must be a number of minutes above 0 (got {minutes})");
+            super::common::usage_bail!("--minutes must be a number of minutes above 0 (got {minutes})");
         }
         config.run.minutes = minutes;
     }
     if let Some(generations) = args.generations {
         config.run.generations = generations;
     }
-    config.check().map_err(|e| super::usage(anyhow::anyhow!("{source}: {e}")))?;
+    config.check().map_err(|e| super::common::usage(anyhow::anyhow!("{source}: {e}")))?;
     if config.run.minutes == 0.0 && config.run.generations == 0 {
-        super::usage_bail!(
+        super::common::usage_bail!(
             "{}: set run.minutes or run.generations (or pass --minutes), or training never stops",
             source
         );

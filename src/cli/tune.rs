@@ -66,13 +66,13 @@ struct Labelled {
 }
 
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
-    let threads = super::worker_threads(args.threads)?;
+    let threads = super::common::worker_threads(args.threads)?;
     let variants: Vec<ChessGame> = args
         .variants
         .split(',')
-        .map(|spec| match AnyGame::from_spec(spec.trim()).map_err(super::usage)? {
+        .map(|spec| match AnyGame::from_spec(spec.trim()).map_err(super::common::usage)? {
             AnyGame::Chess(game) => Ok(game),
-            _ => Err(super::usage(anyhow::anyhow!("`{spec}` is not a chess variant"))),
+            _ => Err(super::common::usage(anyhow::anyhow!("`{spec}` is not a chess variant"))),
         })
         .collect::<anyhow::Result<_>>()?;
     let settings = format!(
@@ -135,7 +135,7 @@ fn make_data(
     settings: &str,
     threads: usize,
 ) -> anyhow::Result<Vec<Labelled>> {
-    let agent = AgentSpec::parse(&format!("ab:depth={}", args.depth)).map_err(super::usage)?;
+    let agent = AgentSpec::parse(&format!("ab:depth={}", args.depth)).map_err(super::common::usage)?;
     let mut labelled = Vec::new();
     for (v, game) in variants.iter().enumerate() {
         eprintln!("self-play: {} games of {} ({})", args.games, game.spec(), agent);

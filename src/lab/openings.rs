@@ -24,11 +24,11 @@ use serde::{Deserialize, Serialize};
 use super::schedule::fnv1a;
 use super::study::LoadedStudy;
 use crate::agents::AgentSpec;
-use crate::agents::perfect::shared_table;
 use crate::game::hunt::HuntGame;
 use crate::game::{AnyGame, Game, Playthrough};
 use crate::nn::NetGame;
 use crate::seed::derive_seed;
+use crate::tablebase::shared_table;
 use crate::tablebase::{CachedTable, Tablebase, Verdict, cached_table};
 use crate::with_game;
 

@@ -11,13 +11,13 @@ use rand_pcg::Pcg64Mcg;
 
 use super::store::{CellResult, LevelShare, LineMark, Proven, SolverResult};
 use super::study::LoadedStudy;
-use crate::agents::perfect::{best_moves, ranked_moves, shared_table};
 use crate::game::hunt::HuntGame;
 use crate::game::playout::RolloutPolicy;
 use crate::game::{AnyGame, Game, Playthrough};
 use crate::search::{Mcts, RolloutEvaluator, SearchConfig};
 use crate::seed::derive_seed;
 use crate::tablebase::{CachedTable, Tablebase, Verdict, cached_table};
+use crate::tablebase::{best_moves, ranked_moves, shared_table};
 use crate::with_game;
 
 /// Searches the start of `game` for at most `budget` simulations.

@@ -27,11 +27,11 @@ pub use load::load_for_inference;
 pub use model::{NetShape, PolicyHead, PolicyValueNet, TowerSize};
 pub use symmetry::{Mirror, mirror_planes};
 
-use crate::game::ActionIndex;
-use crate::game::Game;
 use crate::game::chess::ChessGame;
-use crate::game::hunt::HuntGame;
+use crate::game::hunt::{HuntGame, HuntMove};
 use crate::game::imperial::ImperialGame;
+use crate::game::{ActionIndex, Game, Playthrough};
+use crate::tablebase::Tablebase;
 
 /// A game a network can play: it names its input layout and, where the board has one, the mirror
 /// image of a policy index (for training-data augmentation).
@@ -41,6 +41,17 @@ pub trait NetGame: Game + crate::game::tactics::Tactics {
     /// A hand-written leaf evaluation for an alpha-beta search, where the family has one (chess);
     /// others evaluate leaves with a network's value head or by material.
     fn hand_evaluation(&self) -> Option<Box<dyn crate::search::alphabeta::Evaluation<Self> + Send>> {
+        None
+    }
+
+    /// The game as a hunt game, where the family is the hunt boards' (the only family tables solve).
+    fn as_hunt(&self) -> Option<&HuntGame> {
+        None
+    }
+
+    /// The moves best play by `table` chooses among in `line`'s position ([`crate::tablebase::best_moves`]);
+    /// `None` for a family no table solves.
+    fn best_play(&self, _table: &Tablebase, _line: &Playthrough<Self>) -> Option<Vec<Self::Move>> {
         None
     }
 
@@ -72,6 +83,14 @@ impl NetGame for HuntGame {
     /// None on a described board that its mirror does not map onto itself.
     fn mirror_action_index(&self, action: ActionIndex) -> Option<ActionIndex> {
         self.board().symmetric.then(|| self.mirror_action(action))
+    }
+
+    fn as_hunt(&self) -> Option<&HuntGame> {
+        Some(self)
+    }
+
+    fn best_play(&self, table: &Tablebase, line: &Playthrough<HuntGame>) -> Option<Vec<HuntMove>> {
+        Some(crate::tablebase::best_moves(&crate::tablebase::ranked_moves(table, line)))
     }
 }
 

@@ -7,12 +7,12 @@ use serde::Serialize;
 
 use super::BadRequest;
 use super::board::{Drawable, Drawing, PieceView};
-use crate::agents::perfect::shared_table;
 use crate::agents::{AgentSpec, Watch};
 use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough, describe_outcome};
 use crate::nn::{NetEvaluator, NetGame};
 use crate::search::{Evaluations, Evaluator, LeafBatch};
+use crate::tablebase::shared_table;
 use crate::tablebase::{CachedTable, cached_table};
 
 /// A position and everything needed to draw it and play on from it.

@@ -21,14 +21,12 @@
 //! ½·γ^d·ln(1/γ), the value a ply gains, is largest at d = 1/ln(1/γ): 0.98 suits wins of about 50
 //! plies, Juroku's start.
 
-use std::any::Any;
-
 use anyhow::bail;
 
 use super::replay::{Position, SavedGame};
 use super::tables::SpecTables;
-use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough};
+use crate::nn::NetGame;
 use crate::tablebase::Verdict;
 
 /// The tables of a run's specs and the discount of their distances.
@@ -57,7 +55,7 @@ impl std::ops::AddAssign for Relabelled {
 impl ExactValues {
     /// Opens the table of every spec the tables solve ([`SpecTables::open`]); specs they do not solve
     /// keep their games' results. An error when no spec has a table: the key would do nothing.
-    pub fn open<G: Game>(games: &[G], discount: f32) -> anyhow::Result<ExactValues> {
+    pub fn open<G: NetGame>(games: &[G], discount: f32) -> anyhow::Result<ExactValues> {
         let tables = SpecTables::open(games, "replay.exact_values")?;
         if let Some(reasons) = tables.none_solved() {
             bail!(
@@ -79,14 +77,14 @@ impl ExactValues {
 
     /// Sets the value target of each of `saved`'s samples (`positions`, one per target, in order) whose
     /// position its spec's table solves.
-    pub fn relabel<G: Game>(
+    pub fn relabel<G: NetGame>(
         &self,
         game: &G,
         saved: &SavedGame,
         positions: &mut [Position],
     ) -> Result<Relabelled, String> {
         let Some(table) = self.tables.get(saved.spec_index) else { return Ok(Relabelled::default()) };
-        let hunt = (game as &dyn Any).downcast_ref::<HuntGame>().expect("only hunt games have tables");
+        let hunt = game.as_hunt().expect("only hunt games have tables");
         let mut line = Playthrough::new(hunt.clone());
         let mut done = Relabelled::default();
         let mut samples = saved.targets.iter().zip(positions.iter_mut()).peekable();
@@ -112,6 +110,7 @@ mod tests {
 
     use super::*;
     use crate::game::AnyGame;
+    use crate::game::hunt::HuntGame;
     use crate::game::hunt::HuntState;
     use crate::tablebase::testing::{hunt, six_rebels};
     use crate::train::replay::{Target, encode_saved};

@@ -1,14 +1,13 @@
 //! The tablebases of a run's specs, for the keys that read them: exact value targets
 //! (`replay.exact_values`) and the perfect teacher (`bootstrap.teacher = "perfect"`).
 
-use std::any::Any;
 use std::sync::Arc;
 
 use anyhow::bail;
 
-use crate::agents::perfect::shared_table;
 use crate::game::Game;
-use crate::game::hunt::HuntGame;
+use crate::nn::NetGame;
+use crate::tablebase::shared_table;
 use crate::tablebase::{CachedTable, SOLVED_BOARDS, Tablebase, Unsupported, cached_table};
 
 /// One table per spec the tables solve, and for the others why not (for the errors of keys that need
@@ -20,10 +19,10 @@ pub struct SpecTables {
 impl SpecTables {
     /// Opens the table of every spec the tables solve. A spec they solve whose table is not built is an
     /// error naming `key` (the config key that wants it) and the command that builds it.
-    pub fn open<G: Game>(games: &[G], key: &str) -> anyhow::Result<SpecTables> {
+    pub fn open<G: NetGame>(games: &[G], key: &str) -> anyhow::Result<SpecTables> {
         let mut tables = Vec::with_capacity(games.len());
         for game in games {
-            let Some(hunt) = (game as &dyn Any).downcast_ref::<HuntGame>() else {
+            let Some(hunt) = game.as_hunt() else {
                 let why = Unsupported { spec: game.spec().to_string(), reason: SOLVED_BOARDS };
                 tables.push(Err(why.to_string()));
                 continue;

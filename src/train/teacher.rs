@@ -20,13 +20,13 @@ use super::config::{BootstrapConfig, SelfPlayConfig, TeacherSpec};
 use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
 use super::tables::SpecTables;
 use crate::agents::MctsSettings;
-use crate::agents::perfect::{best_moves, outcome_of, ranked_moves};
+use crate::game::Playthrough;
 use crate::game::hunt::HuntGame;
-use crate::game::{Game, Playthrough};
 use crate::nn::{Encoder, NetGame};
 use crate::search::{Mcts, RolloutEvaluator, move_temperature};
 use crate::seed::derive_seed;
 use crate::tablebase::Tablebase;
+use crate::tablebase::{best_moves, outcome_of, ranked_moves};
 
 /// The expert that plays a run's teacher games.
 pub enum Teacher {
@@ -39,7 +39,7 @@ pub enum Teacher {
 impl Teacher {
     /// The teacher `bootstrap.teacher` names for `games` when the run, `generations` played so far, is
     /// still in its bootstrap generations (`None` after them); `perfect` needs a built table for every spec.
-    pub fn open<G: Game>(
+    pub fn open<G: NetGame>(
         bootstrap: &BootstrapConfig,
         generations: u64,
         games: &[G],
@@ -163,6 +163,7 @@ fn perfect_game(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
     use crate::game::hunt::{GENERAL, REBELS};
     use crate::tablebase::Verdict;
     use crate::tablebase::testing::{six_rebels, slots_of_six};

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use super::index::{FoldedIndex, next_set, spread, unrank};
 use crate::game::hunt::HuntGame;
 use crate::game::hunt::board::{Board, NONE};
-use crate::tablebase::{Tally, Verdict};
+use crate::tablebase::verdict::{Tally, Verdict};
 
 // A working slot is a u16:
 //

@@ -28,8 +28,9 @@ use serde::{Deserialize, Serialize};
 pub use build::LevelProgress;
 use index::FoldedIndex;
 
-use super::store::{TableFileError, checksum, read_line, rules_key};
-use super::{Tablebase, Tally};
+use super::format::{TableFileError, checksum, read_line};
+use super::rules::{levels_of, rules_key};
+use super::verdict::Tally;
 use crate::game::Game;
 use crate::game::hunt::{HuntGame, HuntState, REBELS};
 
@@ -96,7 +97,7 @@ pub fn level_path(dir: &Path, rebels: u32) -> PathBuf {
 
 /// The levels of at most `most` Rebels that the folder `dir` has no file for.
 pub fn missing_levels(game: &HuntGame, dir: &Path, most: u32) -> Vec<u32> {
-    Tablebase::levels_of(game).into_iter().filter(|&n| n <= most && !level_path(dir, n).is_file()).collect()
+    levels_of(game).into_iter().filter(|&n| n <= most && !level_path(dir, n).is_file()).collect()
 }
 
 /// What building some levels would take on the two cores of the AMD EPYC that docs/BENCHMARKS.md
@@ -156,7 +157,7 @@ impl JurokuTable {
     /// The table in `dir`, its levels of at most `most` Rebels; with `whole`, each of them must be
     /// there.
     pub fn open(game: &HuntGame, dir: &Path, most: u32, whole: bool) -> Result<JurokuTable, TableFileError> {
-        let expected: Vec<u32> = Tablebase::levels_of(game).into_iter().filter(|&n| n <= most).collect();
+        let expected: Vec<u32> = levels_of(game).into_iter().filter(|&n| n <= most).collect();
         let mut levels: Vec<Option<LevelFile>> = Vec::new();
         for &rebels in &expected {
             let level = open_level(game, dir, rebels)?;
@@ -202,7 +203,7 @@ impl JurokuTable {
         observer: &mut dyn BuildObserver,
     ) -> Result<JurokuTable, TableFileError> {
         let write_error = |path: &Path, source| TableFileError::Write { path: path.to_path_buf(), source };
-        let levels: Vec<u32> = Tablebase::levels_of(game).into_iter().filter(|&n| n <= most).collect();
+        let levels: Vec<u32> = levels_of(game).into_iter().filter(|&n| n <= most).collect();
         // One build per folder: a second would write the same levels and remove the first's
         // unfinished file. The lock goes with the process, however it ends.
         let _lock = if levels.iter().all(|&n| level_path(dir, n).is_file()) {
@@ -389,8 +390,8 @@ impl BuildObserver for Quiet {
 mod tests {
     use super::*;
     use crate::game::hunt::{GENERAL, REBELS};
-    use crate::tablebase::Verdict;
     use crate::tablebase::testing::hunt;
+    use crate::tablebase::{Tablebase, Verdict};
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("rebel-zero-juroku-{name}-{}", std::process::id()));

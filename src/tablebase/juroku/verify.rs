@@ -10,8 +10,8 @@ use super::build::{GENERAL_SIDE, REBELS_SIDE, for_each_slot, jobs};
 use super::{JurokuTable, level_path, read_side};
 use crate::game::Game;
 use crate::game::hunt::{GENERAL, HuntGame, HuntState, REBELS};
-use crate::tablebase::Verdict;
-use crate::tablebase::verify::{Inconsistency, VerifyError, verdict_from_moves};
+use crate::tablebase::consistency::{Inconsistency, VerifyError, verdict_from_moves};
+use crate::tablebase::verdict::Verdict;
 
 impl JurokuTable {
     /// Checks every stored position of every level (its checksums first); returns how many, or the

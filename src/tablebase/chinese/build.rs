@@ -92,7 +92,7 @@ impl Found {
 }
 
 /// Solves the level of `rebels` Rebels; every level its captures reach must be in `lower`.
-pub(super) fn build_level(game: &HuntGame, rebels: u32, lower: &Levels) -> Level {
+pub(in crate::tablebase) fn build_level(game: &HuntGame, rebels: u32, lower: &Levels) -> Level {
     let slots = game.board().len();
     let len = sets_of(rebels) * slots;
     let new_array = || (0..len).into_par_iter().map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
@@ -136,7 +136,7 @@ fn add_found(waves: &mut Vec<Vec<u32>>, next: usize, found: Found) {
     }
 }
 
-/// The stored form: 0 for a draw or no position, else the distance + 1 ([`super::MAX_PLIES`] at most).
+/// The stored form: 0 for a draw or no position, else the distance + 1 ([`crate::tablebase::MAX_PLIES`] at most).
 fn finish(array: Vec<AtomicU32>) -> Vec<u8> {
     array
         .into_par_iter()
@@ -147,7 +147,7 @@ fn finish(array: Vec<AtomicU32>) -> Vec<u8> {
             }
             let plies = v & 0xFFFF;
             assert!(
-                plies <= super::MAX_PLIES,
+                plies <= crate::tablebase::MAX_PLIES,
                 "a forced result {plies} plies away does not fit the table's bytes"
             );
             plies as u8 + 1

@@ -1,0 +1,77 @@
+//! What every command shares: usage errors (exit code 2), `--threads`, `--json` output, and reading a
+//! ruleset, position or moves typed on the command line.
+
+use crate::game::{AnyGame, Game};
+
+/// A mistake in what was typed on the command line: exit code 2. Built by [`usage`] or `usage_bail!`.
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// `error` (its whole chain as one message) marked as a usage error.
+pub fn usage(error: impl Into<anyhow::Error>) -> anyhow::Error {
+    anyhow::Error::new(Usage(format!("{:#}", error.into())))
+}
+
+/// `bail!` for usage errors.
+macro_rules! usage_bail {
+    ($($arg:tt)*) => {
+        return Err(anyhow::Error::new($crate::cli::common::Usage(format!($($arg)*))))
+    };
+}
+pub(crate) use usage_bail;
+
+/// The worker threads of a `--threads` option (default: every core). A number given also holds the
+/// process to that many cores: a lone worker's network kernels would otherwise spread over rayon's
+/// global pool, so `--threads 1` would still use every core.
+pub(super) fn worker_threads(given: Option<usize>) -> anyhow::Result<usize> {
+    let Some(threads) = given else {
+        return Ok(std::thread::available_parallelism().map_or(1, |n| n.get()));
+    };
+    if threads == 0 {
+        usage_bail!("--threads must be at least 1");
+    }
+    // Fails only if the global pool was already built, which no command does before this.
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();
+    Ok(threads)
+}
+
+/// Prints `value` as one line of JSON (the `--json` output of a command).
+pub(super) fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer(&mut out, value)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// The ruleset a spec typed on the command line names.
+pub(super) fn load_game(spec: &str) -> anyhow::Result<AnyGame> {
+    AnyGame::from_spec(spec).map_err(usage)
+}
+
+/// The given position (typed on the command line), or the start.
+pub(super) fn load_position<G: Game>(game: &G, position: Option<&str>) -> anyhow::Result<G::State> {
+    match position {
+        Some(text) => game.parse_position(text).map_err(usage),
+        None => Ok(game.start()),
+    }
+}
+
+/// `--moves` played on `line`: an illegal or unreadable move is a usage error naming its place.
+pub(super) fn play_typed_moves<G: Game>(
+    line: &mut crate::game::Playthrough<G>,
+    moves: &[String],
+) -> anyhow::Result<()> {
+    for (i, text) in moves.iter().enumerate() {
+        line.play_text(text).map_err(|e| usage(anyhow::anyhow!("move {} of --moves: {e}", i + 1)))?;
+    }
+    Ok(())
+}
