@@ -341,6 +341,21 @@ impl TrainConfig {
     }
 }
 
+/// A run continues on the specs it was trained on, and may add more after them (a board whose table
+/// is built later, say): its saved games name their specs by index, so none may be dropped or moved.
+pub(super) fn check_specs_extend(saved: &crate::nn::Checkpoint, specs: &[String]) -> anyhow::Result<()> {
+    if !specs.starts_with(&saved.meta.specs) {
+        anyhow::bail!(
+            "{} was trained on specs [{}]; the config must name them first, in that order (it may add \
+             specs after them), but names [{}]",
+            saved.dir.display(),
+            saved.meta.specs.join(", "),
+            specs.join(", ")
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,17 +12,40 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use super::config::TrainConfig;
+use super::config::check_specs_extend;
+use super::family::with_family;
 use super::replay::read_saved_games;
-use super::run::check_specs_extend;
 use super::selfplay::{FinishedGame, GameJob};
 use super::teacher::Teacher;
-use super::{TrainConfig, self_play};
+use super::workers::self_play;
 use crate::nn::{Checkpoint, NetGame};
 use crate::seed::derive_seed;
 
-/// Plays `count` games with the generation saved at `checkpoint` (its rollout teacher instead, while
+/// Plays `count` self-play games with the generation at `checkpoint`, seeded from `seed`, into the
+/// game file `out` (see [`distributed`]); returns how many were written.
+pub fn play_batch(
+    config: &TrainConfig,
+    checkpoint: &Path,
+    count: usize,
+    seed: u64,
+    out: &Path,
+    show_progress: bool,
+) -> anyhow::Result<usize> {
+    with_family!(config, |games| play_family_batch(
+        config,
+        &games,
+        checkpoint,
+        count,
+        seed,
+        out,
+        show_progress
+    ))
+}
+
+/// [`play_batch`] for one family: plays `count` games with the generation saved at `checkpoint` (its rollout teacher instead, while
 /// the run is in its bootstrap generations), seeded from `seed`, and writes them to `out`.
-pub fn play_batch<G: NetGame>(
+fn play_family_batch<G: NetGame>(
     config: &TrainConfig,
     games: &[G],
     checkpoint: &Path,

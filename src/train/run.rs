@@ -8,23 +8,86 @@ use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
+use super::config::TrainConfig;
+use super::config::check_specs_extend;
 use super::distributed::take_games;
+use super::evaluation::evaluate;
 use super::exact::{ExactValues, Relabelled};
+use super::family::with_family;
 use super::learner::{Learner, StepLosses};
 use super::metrics::{Metrics, process_cpu_seconds};
+use super::progress::progress;
 use super::replay::{Batch, MirrorMap, ReplayBuffer};
 use super::selfplay::FinishedGame;
 use super::teacher::Teacher;
-use super::{
-    CONFIG_FILE, LEGACY_REPLAY_FILE, REPLAY_FILE, Start, TrainConfig, evaluate, generation_jobs, progress,
-    self_play,
-};
+use super::workers::{generation_jobs, self_play};
 use crate::game::Side;
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::int8::Scales;
 use crate::nn::load::CALIBRATION_FILE;
 use crate::nn::{InferenceNet, NetGame, NetShape, Precision};
 use crate::seed::derive_seed;
+
+pub(super) const CONFIG_FILE: &str = "config.toml";
+pub(super) const REPLAY_FILE: &str = "replay.jsonl.gz";
+/// The replay window as older checkpoints saved it, uncompressed (still read on resume).
+pub(super) const LEGACY_REPLAY_FILE: &str = "replay.jsonl";
+
+/// How a training session starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// A new run; its folder must not hold a checkpoint yet.
+    Fresh,
+    /// Continue the run's last checkpoint.
+    Resume,
+}
+
+/// What a finished session did.
+#[derive(Clone, Debug)]
+pub struct TrainSummary {
+    pub run_dir: PathBuf,
+    pub counters: Counters,
+    /// Process CPU time over wall time for this session (2.0 = both cores busy).
+    pub cpu_share: Option<f64>,
+}
+
+/// Trains as `config` says, from scratch or from the run's last checkpoint. With `incoming`, the
+/// process is a learner only: its games come from the files self-play processes write there
+/// ([`distributed`]) instead of its own self-play.
+pub fn train(
+    config: &TrainConfig,
+    start: Start,
+    show_progress: bool,
+    incoming: Option<&Path>,
+) -> anyhow::Result<TrainSummary> {
+    with_family!(config, |games| train_family(config, games, start, show_progress, incoming))
+}
+
+fn train_family<G: NetGame>(
+    config: &TrainConfig,
+    games: Vec<G>,
+    start: Start,
+    show_progress: bool,
+    incoming: Option<&Path>,
+) -> anyhow::Result<TrainSummary> {
+    let started = Instant::now();
+    let cpu_started = process_cpu_seconds();
+    let mut run = Run::open(config, games, start, incoming)?;
+    if incoming.is_some() && run.counters.generation == 0 {
+        // Self-play elsewhere needs a network to start from: the learner saves its first one.
+        let saved = run.save()?;
+        eprintln!("learner: saved the initial network as {}", saved.display());
+    }
+    while !run.is_finished() {
+        let report = run.generation(show_progress)?;
+        eprintln!("{}", run.log_line(&report));
+    }
+    let cpu_share = match (cpu_started, process_cpu_seconds()) {
+        (Some(a), Some(b)) => Some((b - a) / started.elapsed().as_secs_f64()),
+        _ => None,
+    };
+    Ok(TrainSummary { run_dir: run.dir, counters: run.counters, cpu_share })
+}
 
 /// Positions of the replay window an 8-bit calibration reads.
 const CALIBRATION_POSITIONS: usize = 2048;
@@ -467,19 +530,4 @@ fn mean_losses(losses: &[StepLosses]) -> Option<StepLosses> {
         value: losses.iter().map(|l| l.value).sum::<f64>() / n,
         value_accuracy: losses.iter().map(|l| l.value_accuracy).sum::<f64>() / n,
     })
-}
-
-/// A run continues on the specs it was trained on, and may add more after them (a board whose table
-/// is built later, say): its saved games name their specs by index, so none may be dropped or moved.
-pub(super) fn check_specs_extend(saved: &Checkpoint, specs: &[String]) -> anyhow::Result<()> {
-    if !specs.starts_with(&saved.meta.specs) {
-        bail!(
-            "{} was trained on specs [{}]; the config must name them first, in that order (it may add \
-             specs after them), but names [{}]",
-            saved.dir.display(),
-            saved.meta.specs.join(", "),
-            specs.join(", ")
-        );
-    }
-    Ok(())
 }
