@@ -12,7 +12,9 @@
 
 use super::super::decide::Spread;
 use super::super::store::{LevelShare, Proven, SolverResult};
-use super::super::study::{ClaimTest, EvidenceKind, ExactTest, Measure, Metric, Quantity, Winner};
+use super::super::study::{
+    ClaimTest, EvidenceKind, ExactTest, GameFilter, Measure, Metric, Quantity, Winner,
+};
 use super::read::{Measured, Unit};
 use super::rules::Plan;
 use super::{Evidence, Reading, Verdict, level_measures, level_test};
@@ -87,14 +89,10 @@ impl Evidence<'_> {
             Proven::Draw => None,
             Proven::Win(name) => Some(names.iter().position(|n| n == name)?),
         };
-        let score = |winner: Option<usize>, side: usize| match winner {
-            None => 0.5,
-            Some(w) => f64::from(u8::from(w == side)),
-        };
         let given = r.given.as_ref();
         let (value, text) = match (&r.quantity, given) {
             (Quantity::Score(side), None) => {
-                let value = score(start_winner, *side);
+                let value = score_of(start_winner, *side);
                 (
                     value,
                     format!(
@@ -105,24 +103,7 @@ impl Evidence<'_> {
                     ),
                 )
             }
-            (Quantity::Score(side), Some(g)) if only_lost(g) => {
-                let (x, k) = (g.side?, g.lost_at_least?);
-                let mark = solved.line.iter().find(|mark| mark.lost[x] >= k)?;
-                let value = score(mark.winner, *side);
-                let then = mark.winner.map_or("a draw".to_string(), |w| {
-                    format!("a forced {} win in {} plies", names[w], mark.plies.unwrap_or(0))
-                });
-                let text = format!(
-                    "on the best-play line the {} have lost {} after ply {} ({}): still {then}, so {} score {:.0}%",
-                    names[x],
-                    mark.lost[x],
-                    mark.ply,
-                    mark.position,
-                    names[*side],
-                    100.0 * value
-                );
-                (value, text)
-            }
+            (Quantity::Score(side), Some(g)) if only_lost(g) => line_score(solved, g, *side, names)?,
             (Quantity::Rate(event), Some(g)) if only_left(g) && only_winner(event) => {
                 let (x, k, w) = (g.side?, g.left_at_most?, event.winner?);
                 level_share(&solved.levels, x, k, w, names)?
@@ -154,7 +135,36 @@ impl Evidence<'_> {
     }
 }
 
-fn only_lost(f: &super::super::study::GameFilter) -> bool {
+/// What a side scores when `winner` wins (`None`: a draw).
+fn score_of(winner: Option<usize>, side: usize) -> f64 {
+    match winner {
+        None => 0.5,
+        Some(w) => f64::from(u8::from(w == side)),
+    }
+}
+
+/// `side`'s score on the best-play line once the filter's side has lost at least its count: the
+/// result best play still forces there.
+fn line_score(solved: &SolverResult, g: &GameFilter, side: usize, names: [&str; 2]) -> Option<(f64, String)> {
+    let (x, k) = (g.side?, g.lost_at_least?);
+    let mark = solved.line.iter().find(|mark| mark.lost[x] >= k)?;
+    let value = score_of(mark.winner, side);
+    let then = mark.winner.map_or("a draw".to_string(), |w| {
+        format!("a forced {} win in {} plies", names[w], mark.plies.unwrap_or(0))
+    });
+    let text = format!(
+        "on the best-play line the {} have lost {} after ply {} ({}): still {then}, so {} score {:.0}%",
+        names[x],
+        mark.lost[x],
+        mark.ply,
+        mark.position,
+        names[side],
+        100.0 * value
+    );
+    Some((value, text))
+}
+
+fn only_lost(f: &GameFilter) -> bool {
     f.lost_at_least.is_some()
         && f.side.is_some()
         && f.winner.is_none()
@@ -163,7 +173,7 @@ fn only_lost(f: &super::super::study::GameFilter) -> bool {
         && f.plies_at_most.is_none()
 }
 
-fn only_left(f: &super::super::study::GameFilter) -> bool {
+fn only_left(f: &GameFilter) -> bool {
     f.left_at_most.is_some()
         && f.side == Some(1)
         && f.winner.is_none()
@@ -172,7 +182,7 @@ fn only_left(f: &super::super::study::GameFilter) -> bool {
         && f.plies_at_most.is_none()
 }
 
-fn only_winner(f: &super::super::study::GameFilter) -> bool {
+fn only_winner(f: &GameFilter) -> bool {
     f.winner.is_some() && f.side.is_none() && f.reason.is_none() && f.plies_at_most.is_none()
 }
 

@@ -74,24 +74,8 @@ impl Evidence<'_> {
             .map(|((&r, c), &se)| (ratings[r].elo / 100.0, value(c), se))
             .collect();
         let line = weighted_line(&points)?;
-        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
-        let mut slopes = Vec::with_capacity(REPLICATES);
-        for _ in 0..REPLICATES {
-            let elos = self.resampled_ratings(ratings, &mut rng);
-            let replicate: Vec<(f64, f64, f64)> = rungs
-                .iter()
-                .zip(&clusters)
-                .zip(&ses)
-                .map(|((&r, c), &se)| (elos[r] / 100.0, value(&resample(c, &mut rng)), se))
-                .collect();
-            if let Some(fitted) = weighted_line(&replicate) {
-                slopes.push(fitted.slope);
-            }
-        }
-        let mean = slopes.iter().sum::<f64>() / slopes.len().max(1) as f64;
-        let sd = (slopes.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (slopes.len().max(2) - 1) as f64)
-            .sqrt();
-        let se = if slopes.len() > 10 { sd } else { line.se };
+        let slopes = self.bootstrap_slopes(ratings, &rungs, &clusters, &ses, &value, seed);
+        let se = if slopes.len() > 10 { standard_deviation(&slopes) } else { line.se };
         let spread = Spread::Normal { estimate: line.slope, se };
         let interval = spread.interval();
         let what = if toward_half { "distance from 50%" } else { "value" };
@@ -114,6 +98,34 @@ impl Evidence<'_> {
         );
         let games = rungs.iter().map(|&r| games(r) as f64).fold(f64::INFINITY, f64::min);
         Some(Slope { spread, text, games })
+    }
+
+    /// The slopes refitted on [`REPLICATES`] resamples of each rung's games (by opening) and of the
+    /// ratings.
+    fn bootstrap_slopes(
+        &self,
+        ratings: &[Rating],
+        rungs: &[usize],
+        clusters: &[Clusters],
+        ses: &[f64],
+        value: &dyn Fn(&Clusters) -> f64,
+        seed: u64,
+    ) -> Vec<f64> {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut slopes = Vec::with_capacity(REPLICATES);
+        for _ in 0..REPLICATES {
+            let elos = self.resampled_ratings(ratings, &mut rng);
+            let replicate: Vec<(f64, f64, f64)> = rungs
+                .iter()
+                .zip(clusters)
+                .zip(ses)
+                .map(|((&r, c), &se)| (elos[r] / 100.0, value(&resample(c, &mut rng)), se))
+                .collect();
+            if let Some(fitted) = weighted_line(&replicate) {
+                slopes.push(fitted.slope);
+            }
+        }
+        slopes
     }
 
     /// A rung's games, the measure's value per game (its score, or the event's 0/1 among the games
@@ -207,6 +219,12 @@ struct Line {
     slope: f64,
     se: f64,
     chi_square: f64,
+}
+
+/// The sample standard deviation of `xs`.
+fn standard_deviation(xs: &[f64]) -> f64 {
+    let mean = xs.iter().sum::<f64>() / xs.len().max(1) as f64;
+    (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len().max(2) - 1) as f64).sqrt()
 }
 
 fn weighted_line(points: &[(f64, f64, f64)]) -> Option<Line> {
