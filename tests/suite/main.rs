@@ -13,6 +13,7 @@ mod hunt_reference;
 mod hunt_rules;
 mod imperial_rules;
 mod juroku_table;
+mod layers;
 mod perft_vectors;
 mod ray;
 mod readme;

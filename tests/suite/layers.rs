@@ -1,0 +1,274 @@
+//! The layer map in `src/lib.rs` against the imports in `src/`: no module uses one of a higher layer or
+//! a sibling of its own (`train`, `lab` and `serve` share a layer and do not use each other), and the
+//! files of a module do not import each other round in a circle, but for the circles listed in
+//! [`KNOWN_CIRCLES`], which may shrink but not grow.
+//!
+//! An import is a path through `crate::`, `super::` or `self::`, or a child module named from its
+//! parent's `mod.rs`; a `pub use` is an export, not a use, and unit tests (`mod tests`) are left out.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Modules whose files still import each other round a circle (each circle's members, sorted). A
+/// circle that goes away should be taken off; a new one fails the test.
+const KNOWN_CIRCLES: &[&[&str]] = &[
+    &["game::chess::moves", "game::chess::position"],
+    &[
+        "game::chess",
+        "game::chess::san",
+        "game::hunt",
+        "game::hunt::notation",
+        "game::imperial",
+        "game::imperial::movegen",
+        "game::imperial::notation",
+        "game::registry",
+    ],
+    &["serve", "serve::api", "serve::games", "serve::position"],
+    &["lab::analysis", "lab::openings", "lab::schedule", "lab::store"],
+    &["lab::amendments", "lab::claims", "lab::claims::read", "lab::claims::rules", "lab::runner"],
+];
+
+/// Every module of `src/` (`game::hunt`, `tablebase`, …) with its source, `#[cfg(test)] mod tests`
+/// and comment lines removed.
+fn modules() -> BTreeMap<String, (String, bool)> {
+    fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, (String, bool)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, root, out);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let relative = path.strip_prefix(root).unwrap().with_extension("");
+            let mut parts: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+            let is_mod = parts.last().is_some_and(|p| p == "mod");
+            if is_mod {
+                parts.pop();
+            }
+            let name = parts.join("::");
+            if name == "main" || name == "lib" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let text = match text.find("#[cfg(test)]\nmod tests") {
+                Some(at) => &text[..at],
+                None => &text[..],
+            };
+            let code: Vec<&str> = text.lines().filter(|l| !l.trim_start().starts_with("//")).collect();
+            out.insert(name, (code.join("\n"), is_mod));
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = BTreeMap::new();
+    walk(&root, &root, &mut out);
+    out
+}
+
+/// The paths that follow `prefix` in `code`, `a::{b, c::d}` read as `a::b` and `a::c`.
+fn paths_after(code: &str, prefix: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find(prefix) {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        let ident = |s: &str| s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').count();
+        let mut head = String::new();
+        let mut tail = rest;
+        loop {
+            let n = ident(tail);
+            if n == 0 || !tail[n..].starts_with("::") {
+                break;
+            }
+            head += &tail[..n + 2];
+            tail = &tail[n + 2..];
+        }
+        if let Some(group) = tail.strip_prefix('{') {
+            let group = &group[..group.find(';').unwrap_or(group.len())];
+            let mut depth = 0;
+            let mut start = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => start = true,
+                    c if start && (c.is_alphanumeric() || c == '_') => {
+                        paths.push(format!("{head}{}", &group[i..i + ident(&group[i..])]));
+                        start = false;
+                    }
+                    c if !c.is_whitespace() => start = false,
+                    _ => {}
+                }
+            }
+        } else {
+            let n = ident(tail);
+            paths.push(format!("{head}{}", &tail[..n]));
+        }
+    }
+    paths
+}
+
+/// `code` without its `mod` declarations and `pub use` exports.
+fn without_declarations(code: &str) -> String {
+    let mut kept = Vec::new();
+    let mut skipping = false;
+    for line in code.lines() {
+        let t = line.trim_start();
+        let t = t.strip_prefix("pub(crate) ").or(t.strip_prefix("pub(super) ")).unwrap_or(t);
+        if !skipping && (t.starts_with("pub use ") || t.starts_with("mod ") || t.starts_with("pub mod ")) {
+            skipping = true;
+        }
+        if skipping {
+            skipping = !line.contains(';');
+        } else {
+            kept.push(line);
+        }
+    }
+    kept.join("\n")
+}
+
+/// The longest prefix of `path` that names a module.
+fn module_of(path: &str, modules: &BTreeMap<String, (String, bool)>) -> Option<String> {
+    let parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+    (1..=parts.len()).rev().map(|n| parts[..n].join("::")).find(|m| modules.contains_key(m))
+}
+
+/// Each module's imports of other modules.
+fn imports() -> BTreeMap<String, BTreeSet<String>> {
+    let modules = modules();
+    let mut graph = BTreeMap::new();
+    for (name, (code, is_mod)) in &modules {
+        let parts: Vec<&str> = name.split("::").collect();
+        let parent = parts[..parts.len() - 1].join("::");
+        let join = |base: &str, path: &str| {
+            if base.is_empty() { path.to_string() } else { format!("{base}::{path}") }
+        };
+        let mut uses: Vec<String> = paths_after(code, "crate::");
+        uses.extend(paths_after(code, "super::").iter().map(|p| join(&parent, p)));
+        if *is_mod {
+            // A parent names its children directly (`run::Run`); its `mod` and `pub use` lines only
+            // declare and export.
+            let used = without_declarations(code);
+            uses.extend(paths_after(&used, "self::").iter().map(|p| join(name, p)));
+            let children = modules.keys().filter_map(|m| m.strip_prefix(&format!("{name}::")));
+            for child in children.filter(|c| !c.contains("::")) {
+                if !paths_after(&used, &format!("{child}::")).is_empty() {
+                    uses.push(join(name, child));
+                }
+            }
+        }
+        let targets: BTreeSet<String> =
+            uses.iter().filter_map(|p| module_of(p, &modules)).filter(|m| m != name).collect();
+        graph.insert(name.clone(), targets);
+    }
+    graph
+}
+
+/// The layers `src/lib.rs` draws, lowest first: "`files`, `seed` → `game` → …".
+fn layer_map() -> BTreeMap<String, usize> {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    let doc: String = lib.lines().filter_map(|l| l.strip_prefix("//!")).collect::<Vec<_>>().join(" ");
+    let map = doc.split("lowest first").nth(1).expect("lib.rs lists its layers, lowest first");
+    let map = &map[map.find(':').unwrap() + 1..map.find(". ").unwrap()];
+    let mut layers = BTreeMap::new();
+    for (rank, layer) in map.split('→').enumerate() {
+        for module in layer.split(',') {
+            layers.insert(module.trim().trim_matches(|c| c == '`' || c == ' ').to_string(), rank);
+        }
+    }
+    layers
+}
+
+#[test]
+fn no_module_uses_a_higher_layer_or_a_sibling() {
+    let layers = layer_map();
+    let top = |m: &str| m.split("::").next().unwrap().to_string();
+    let mut wrong = Vec::new();
+    for (module, targets) in imports() {
+        let from = top(&module);
+        let Some(&rank) = layers.get(&from) else {
+            wrong.push(format!("{from} is not in lib.rs's layer map"));
+            continue;
+        };
+        for target in targets.iter().filter(|t| top(t) != from) {
+            let to = top(target);
+            if layers.get(&to).is_none_or(|&r| r >= rank) {
+                wrong.push(format!("{module} uses {target}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "imports against the layer map of src/lib.rs:\n{}", wrong.join("\n"));
+}
+
+/// The strongly connected groups of more than one module (Tarjan's algorithm).
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct Walk<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        found: Vec<Vec<String>>,
+    }
+    fn visit<'a>(w: &mut Walk<'a>, v: &'a str) {
+        let n = w.index.len();
+        w.index.insert(v, n);
+        w.low.insert(v, n);
+        w.stack.push(v);
+        let graph = w.graph;
+        for t in graph.get(v).into_iter().flatten() {
+            if !w.index.contains_key(t.as_str()) {
+                visit(w, t);
+                let low = w.low[v].min(w.low[t.as_str()]);
+                w.low.insert(v, low);
+            } else if w.stack.contains(&t.as_str()) {
+                let low = w.low[v].min(w.index[t.as_str()]);
+                w.low.insert(v, low);
+            }
+        }
+        if w.low[v] == w.index[v] {
+            let at = w.stack.iter().rposition(|&s| s == v).unwrap();
+            let group: Vec<String> = w.stack.drain(at..).map(String::from).collect();
+            if group.len() > 1 {
+                w.found.push(group);
+            }
+        }
+    }
+    let mut w =
+        Walk { graph, index: BTreeMap::new(), low: BTreeMap::new(), stack: Vec::new(), found: Vec::new() };
+    for v in graph.keys() {
+        if !w.index.contains_key(v.as_str()) {
+            visit(&mut w, v);
+        }
+    }
+    w.found.iter_mut().for_each(|g| g.sort());
+    w.found
+}
+
+#[test]
+fn no_new_import_circle() {
+    let found = circles(&imports());
+    let known: Vec<Vec<String>> =
+        KNOWN_CIRCLES.iter().map(|c| c.iter().map(|s| s.to_string()).collect()).collect();
+    let new: Vec<String> = found.iter().filter(|c| !known.contains(c)).map(|c| c.join(" → ")).collect();
+    assert!(new.is_empty(), "modules importing each other round a circle:\n{}", new.join("\n"));
+    let gone: Vec<String> = known.iter().filter(|c| !found.contains(c)).map(|c| c.join(", ")).collect();
+    assert!(gone.is_empty(), "circles gone (take them off KNOWN_CIRCLES):\n{}", gone.join("\n"));
+}
+
+#[test]
+fn the_reader_sees_imports_as_written() {
+    let paths = paths_after("use crate::game::{Game, hunt::{HuntGame, HuntMove}};", "crate::");
+    assert_eq!(paths, ["game::Game", "game::hunt"]);
+    assert_eq!(paths_after("x(crate::nn::load(p)); mycrate::z", "crate::"), ["nn::load"]);
+    let graph: BTreeMap<String, BTreeSet<String>> =
+        [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")].iter().fold(BTreeMap::new(), |mut g, (f, t)| {
+            g.entry(f.to_string()).or_insert_with(BTreeSet::new).insert(t.to_string());
+            g
+        });
+    assert_eq!(circles(&graph), [vec!["a".to_string(), "b".into(), "c".into()]]);
+}
