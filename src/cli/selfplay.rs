@@ -38,8 +38,13 @@ pub fn run(args: &SelfplayArgs) -> anyhow::Result<()> {
     if let Some(threads) = args.threads {
         config.selfplay.workers = super::common::worker_threads(Some(threads as usize))?;
     }
-    let played =
-        train::play_batch(&config, &args.checkpoint, args.games as usize, args.seed, &args.out, !args.quiet)?;
+    let batch = train::SelfPlayBatch {
+        checkpoint: &args.checkpoint,
+        count: args.games as usize,
+        seed: args.seed,
+        out: &args.out,
+    };
+    let played = train::play_batch(&config, &batch, !args.quiet)?;
     println!("{played} games: {}", args.out.display());
     Ok(())
 }

@@ -22,38 +22,32 @@ use super::workers::self_play;
 use crate::nn::{Checkpoint, NetGame};
 use crate::seed::derive_seed;
 
-/// Plays `count` self-play games with the generation at `checkpoint`, seeded from `seed`, into the
-/// game file `out` (see [`distributed`]); returns how many were written.
-pub fn play_batch(
-    config: &TrainConfig,
-    checkpoint: &Path,
-    count: usize,
-    seed: u64,
-    out: &Path,
-    show_progress: bool,
-) -> anyhow::Result<usize> {
-    with_family!(config, |games| play_family_batch(
-        config,
-        &games,
-        checkpoint,
-        count,
-        seed,
-        out,
-        show_progress
-    ))
+/// A batch of self-play games to play from a saved generation.
+pub struct SelfPlayBatch<'a> {
+    /// The generation's folder.
+    pub checkpoint: &'a Path,
+    pub count: usize,
+    /// Game `i` is seeded from `seed` and `i`.
+    pub seed: u64,
+    /// The game file written.
+    pub out: &'a Path,
 }
 
-/// [`play_batch`] for one family: plays `count` games with the generation saved at `checkpoint` (its rollout teacher instead, while
-/// the run is in its bootstrap generations), seeded from `seed`, and writes them to `out`.
+/// Plays `batch` with the saved generation (its rollout teacher instead, while the run is in its
+/// bootstrap generations) into its game file (see [`distributed`](self)); returns how many games
+/// were written.
+pub fn play_batch(config: &TrainConfig, batch: &SelfPlayBatch, show_progress: bool) -> anyhow::Result<usize> {
+    with_family!(config, |games| play_family_batch(config, &games, batch, show_progress))
+}
+
+/// [`play_batch`] for one family.
 fn play_family_batch<G: NetGame>(
     config: &TrainConfig,
     games: &[G],
-    checkpoint: &Path,
-    count: usize,
-    seed: u64,
-    out: &Path,
+    batch: &SelfPlayBatch,
     show_progress: bool,
 ) -> anyhow::Result<usize> {
+    let SelfPlayBatch { checkpoint, count, seed, out } = *batch;
     let saved = Checkpoint::open(checkpoint)?;
     saved.check_game(&games[0])?;
     check_specs_extend(&saved, &config.run.specs)?;

@@ -21,5 +21,5 @@ pub mod teacher;
 mod workers;
 
 pub use config::TrainConfig;
-pub use distributed::play_batch;
+pub use distributed::{SelfPlayBatch, play_batch};
 pub use run::{Start, TrainSummary, train};
