@@ -29,7 +29,8 @@ fn levels_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| entries.flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect())
         .unwrap_or_default();
-    names.retain(|name| name != ".lock");
+    // The lock and the notes of levels checked or verified are not levels.
+    names.retain(|name| name != ".lock" && !name.ends_with(".checked") && !name.ends_with(".verified"));
     names.sort();
     names
 }
@@ -161,6 +162,24 @@ fn a_small_table_verifies_and_damaged_or_missing_levels_are_named() {
     assert!(
         text(&rebuilt.stderr).contains(" 3 Rebels built") && text(&rebuilt.stderr).contains(" 4 Rebels kept")
     );
+
+    // One flipped data byte (the length whole): refused when the level is opened, not trusted.
+    let level = dir.join("level-05.rztl");
+    let mut bytes = std::fs::read(&level).unwrap();
+    let at = bytes.len() - 1000;
+    bytes[at] ^= 0x01;
+    std::fs::write(&level, &bytes).unwrap();
+    let position = ["--position", "G:c3;R:a1,a2,a3,a4,a5;r"];
+    let flipped = run(&[&args[..], &position[..]].concat());
+    let message = text(&flipped.stderr);
+    assert_eq!(flipped.status.code(), Some(1), "{message}{}", text(&flipped.stdout));
+    assert!(
+        message.contains("level-05.rztl") && message.contains("does not match its checksum"),
+        "{message}"
+    );
+    assert!(message.contains("rebel-zero solve juroku-musashi:capture=mandatory --table"), "{message}");
+    bytes[at] ^= 0x01;
+    std::fs::write(&level, &bytes).unwrap();
 
     // The perfect agent needs every level.
     let partial = run(&[

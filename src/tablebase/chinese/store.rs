@@ -69,7 +69,7 @@ pub(in crate::tablebase) fn read_levels(
     let bad_header = |e: serde_json::Error| malformed(format!("bad header: {e}"));
     let format = serde_json::from_str::<Format>(&header_line).map_err(bad_header)?.format;
     if format != FORMAT {
-        return Err(malformed(format!("it is of format {format}")));
+        return Err(malformed(format!("it is of format {format}, this build reads format {FORMAT}")));
     }
     let header: Header = serde_json::from_str(&header_line).map_err(bad_header)?;
     let wanted = rules_key(game);
