@@ -18,6 +18,7 @@
 pub mod api;
 pub mod board;
 pub mod games;
+mod listen;
 pub mod position;
 
 use std::net::SocketAddr;
@@ -217,11 +218,10 @@ pub fn run(config: ServeConfig) -> anyhow::Result<()> {
         use std::io::Write;
         std::io::stdout().flush()?;
         let app = api::router(server.clone());
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        listen::serve(listener, app, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
         server.games.stop_all();
         anyhow::Ok(())
     })?;
