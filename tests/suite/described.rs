@@ -251,6 +251,37 @@ fn a_broken_rules_file_is_refused_with_its_key_and_line() {
         }
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+    // Several mistakes are named in one run, each with its line and dotted key: of type and name, and
+    // (in a file whose keys all read) of meaning.
+    let edits: &[&[(&str, &str, &str)]] = &[
+        &[
+            ("general_wins_at = 4", "general_wins_at = \"six\"", "results.general_wins_at: invalid type"),
+            ("grid_links = \"alquerque\"", "grid_links = \"backwards\"", "board.grid_links: unknown variant"),
+            ("[draws]\n", "[draws]\ncolour = 3\n", "draws.colour: unknown field `colour`"),
+        ],
+        &[
+            ("general = \"c3\"", "general = \"z9\"", "start.general: no point `z9`"),
+            ("general_wins_at = 4", "general_wins_at = 16", "results.general_wins_at: must be below"),
+            ("max_plies = 200", "max_plies = 0", "draws.max_plies: must be at least 1"),
+        ],
+    ];
+    for mistakes in edits {
+        let text = mistakes.iter().fold(good.clone(), |text, (from, to, _)| text.replacen(from, to, 1));
+        let path = dir.join("three.toml");
+        std::fs::write(&path, &text).unwrap();
+        let spec = format!("file:{}", path.display());
+        let out = Command::new(BINARY).args(["perft", &spec, "--depth", "1"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("3 mistakes"), "{stderr}");
+        for (_, to, expected) in *mistakes {
+            let line = text.lines().position(|l| l.contains(to.lines().last().unwrap())).unwrap() + 1;
+            assert!(
+                stderr.contains(&format!("line {line}: {expected}")),
+                "want line {line}: {expected}: {stderr}"
+            );
+        }
+    }
     let missing = Command::new(BINARY).args(["perft", "file:no/such.toml", "--depth", "1"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&missing.stderr);
     assert_eq!(missing.status.code(), Some(2), "{stderr}");
@@ -303,4 +334,25 @@ fn damaged_rules_files_never_panic() {
         }
     }
     assert!(refused > 100 && loaded > 10, "{refused} refused, {loaded} loaded: the cases should test both");
+}
+
+/// A described board is drawn with its lines, as the built-in boards are: the main grid of the
+/// sixteen-rebels file draws exactly as the built-in sixteen-rebels does.
+#[test]
+fn a_described_board_is_drawn_with_its_lines() {
+    let show = |spec: &str| {
+        let out = Command::new(BINARY).args(["show", spec]).current_dir(repo()).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let grid = |drawing: &str| -> Vec<String> {
+        let lines: Vec<&str> = drawing.lines().collect();
+        let from = lines.iter().position(|l| l.starts_with(" 5  R")).expect("rank 5");
+        lines[from..from + 9].iter().map(|l| l.trim_end().to_string()).collect()
+    };
+    let built_in = show("sixteen-rebels");
+    let described = show("file:configs/rules/sixteen-rebels.toml");
+    assert_eq!(grid(&described), grid(&built_in), "{described}");
+    assert!(described.contains("    | \\ | / | \\ | / |"), "{described}");
+    assert!(described.lines().any(|l| l.trim_end() == "    a   b   c   d   e"), "{described}");
 }

@@ -195,21 +195,55 @@ impl Board {
         out
     }
 
-    /// A described board's drawing: its points on their grid cells, the label beside each rank row,
-    /// and `.` where no point is (the links are in the rules file).
+    /// A described board's drawing, in the built-in boards' style: each point where its coordinates
+    /// put it (a unit is four columns and two rows), its links drawn as `-`, `|`, `/` and `\\` where
+    /// there is room between the points (not across half a unit), the rank beside each row and the
+    /// files under the bottom row.
     fn draw_from_cells(&self, glyph: impl Fn(u8) -> char) -> String {
-        let (width, height) = self.grid;
-        let mut rows = vec![vec!['.'; width]; height];
-        let mut rank_of_row = vec![String::new(); height];
-        for (point, &(column, row)) in self.cells.iter().enumerate() {
-            rows[row][column] = glyph(point as u8);
-            rank_of_row[row] = self.labels[point][1..].to_string();
+        let xs = self.coords.iter().map(|c| c.0);
+        let ys = self.coords.iter().map(|c| c.1);
+        let (left, top) = (xs.clone().min().unwrap_or(0), ys.clone().max().unwrap_or(0));
+        let (width, height) = ((xs.max().unwrap_or(0) - left) * 2 + 1, top - ys.min().unwrap_or(0) + 1);
+        // Doubled coordinates: half a unit is two columns and one row.
+        let cell = |(x, y): (i32, i32)| ((top - y) as usize, ((x - left) * 2) as usize);
+        let mut canvas = vec![vec![' '; width as usize]; height as usize];
+        for p in 0..self.len() {
+            for &q in self.neighbour[p].iter().filter(|&&q| q != NONE) {
+                let ((r0, c0), (r1, c1)) = (cell(self.coords[p]), cell(self.coords[q as usize]));
+                let (dr, dc) = (r1 as i32 - r0 as i32, c1 as i32 - c0 as i32);
+                let (mark, steps) = match (dr.signum(), dc.signum()) {
+                    (0, _) => ('-', dc.abs()),
+                    (_, 0) => ('|', dr.abs()),
+                    (r, c) if r != c => ('/', dr.abs()),
+                    _ => ('\\', dr.abs()),
+                };
+                for k in 1..steps {
+                    let (r, c) = if dr == 0 {
+                        (r0 as i32, c0 as i32 + k * dc.signum())
+                    } else {
+                        (r0 as i32 + k * dr.signum(), c0 as i32 + k * dc / dr.abs())
+                    };
+                    canvas[r as usize][c as usize] = mark;
+                }
+            }
+        }
+        let mut ranks = vec![String::new(); height as usize];
+        let mut files = vec![' '; width as usize];
+        for (point, label) in self.labels.iter().enumerate() {
+            let (row, column) = cell(self.coords[point]);
+            canvas[row][column] = glyph(point as u8);
+            ranks[row] = label[1..].to_string();
+            if row + 1 == canvas.len() {
+                files[column] = label.chars().next().unwrap_or(' ');
+            }
         }
         let mut out = String::from("\n");
-        for row in (0..height).rev() {
-            let line: Vec<String> = rows[row].iter().map(char::to_string).collect();
-            out += &format!("{:>3}  {}\n", rank_of_row[row], line.join("   "));
+        for (rank, row) in ranks.iter().zip(&canvas) {
+            out += format!("{rank:>2}  {}", row.iter().collect::<String>()).trim_end();
+            out.push('\n');
         }
+        out += format!("    {}", files.iter().collect::<String>()).trim_end();
+        out.push('\n');
         out
     }
 

@@ -241,19 +241,83 @@ impl At<'_> {
     }
 }
 
-fn parse(path: &str, text: &str, sha256: String) -> Result<Described, String> {
-    let file: File = toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| At { text }.line(s));
-        let message = e.message().to_string();
-        match line {
-            Some(line) => format!("line {line}: {message}"),
-            None => message,
-        }
-    })?;
+/// The file read as [`File`], with every mistake of syntax, type or name in it: each mistake's key is
+/// taken out and the rest read again, so that one run reports them all (`line N: key: message`).
+fn read_file(text: &str) -> Result<File, Vec<String>> {
     let at = At { text };
+    let (mut table, syntax) = toml::de::DeTable::parse_recoverable(text);
+    if !syntax.is_empty() {
+        let located = |e: &toml::de::Error| match e.span() {
+            Some(span) => format!("line {}: {}", at.line(span), e.message()),
+            None => e.message().to_string(),
+        };
+        return Err(syntax.iter().map(located).collect());
+    }
+    let mut problems = Vec::new();
+    loop {
+        let reader = toml::de::Deserializer::from(table.clone());
+        let e = match serde_path_to_error::deserialize::<_, File>(reader) {
+            Ok(file) if problems.is_empty() => return Ok(file),
+            Ok(_) => return Err(problems),
+            Err(e) => e,
+        };
+        let keys: Vec<String> = e
+            .path()
+            .iter()
+            .filter_map(|segment| match segment {
+                serde_path_to_error::Segment::Map { key } if !key.starts_with("$__") => Some(key.clone()),
+                _ => None,
+            })
+            .collect();
+        let error = e.into_inner();
+        let key = if keys.is_empty() { String::new() } else { format!("{}: ", keys.join(".")) };
+        problems.push(match error.span() {
+            Some(span) => format!("line {}: {key}{}", at.line(span), error.message()),
+            None => format!("{key}{}", error.message()),
+        });
+        // A key that cannot be taken out (a section missing, a mistake at the top) ends the reading.
+        if problems.len() >= 32 || !remove_key(table.get_mut(), &keys) {
+            return Err(problems);
+        }
+    }
+}
+
+/// The value of `result`, or `None` with its problem noted.
+fn noted<T>(problems: &mut Vec<String>, result: Result<T, String>) -> Option<T> {
+    result.map_err(|problem| problems.push(problem)).ok()
+}
+
+/// Problems as one message, in the order of their lines: one on its own, several each on a line.
+fn listed(mut problems: Vec<String>) -> String {
+    let line = |p: &String| p.strip_prefix("line ").and_then(|r| r.split(':').next()?.parse::<usize>().ok());
+    problems.sort_by_key(|p| line(p).unwrap_or(usize::MAX));
+    match problems.len() {
+        1 => problems.remove(0),
+        n => format!("{n} mistakes:\n  {}", problems.join("\n  ")),
+    }
+}
+
+/// Takes the key at `keys` out of `table`; false where there is none to take.
+fn remove_key(table: &mut toml::de::DeTable, keys: &[String]) -> bool {
+    let Some((first, rest)) = keys.split_first() else { return false };
+    let Some(name) = table.keys().find(|k| k.get_ref() == first).cloned() else { return false };
+    if rest.is_empty() {
+        return table.remove(&name).is_some();
+    }
+    match table.get_mut(&name).map(|v| v.get_mut()) {
+        Some(toml::de::DeValue::Table(inner)) => remove_key(inner, rest),
+        _ => false,
+    }
+}
+
+fn parse(path: &str, text: &str, sha256: String) -> Result<Described, String> {
+    let file = read_file(text).map_err(listed)?;
+    let at = At { text };
+    // Every mistake is noted and the checks go on, so that one run names them all.
+    let mut problems: Vec<String> = Vec::new();
     let board_span = file.board.span();
     let section = file.board.into_inner();
-    let parts = board_parts(&section, &at)?;
+    let parts = board_parts(&section, &at).map_err(|problem| listed(vec![problem]))?;
     let labels: Vec<String> = parts.points.iter().map(|(l, _)| l.clone()).collect();
     let point =
         |name: &Spanned<String>, key: &str| {
@@ -262,48 +326,54 @@ fn parse(path: &str, text: &str, sha256: String) -> Result<Described, String> {
             })
         };
     // Points are checked here, where the line of the key is known, before the board is assembled.
-    let region = |names: &[Spanned<String>], key: &str| {
-        names.iter().try_fold(0u64, |mask, name| Ok::<_, String>(mask | 1 << point(name, key)?))
+    let region = |problems: &mut Vec<String>, names: &[Spanned<String>], key: &str| {
+        names.iter().filter_map(|name| noted(problems, point(name, key))).fold(0u64, |mask, p| mask | 1 << p)
     };
-    let general_only = region(&section.general_only, "board.general_only")?;
-    region(&section.exits, "board.exits")?;
-    let apex = section.apex.as_ref().map(|a| point(a, "board.apex")).transpose()?;
+    let general_only = region(&mut problems, &section.general_only, "board.general_only");
+    region(&mut problems, &section.exits, "board.exits");
     if let Some(bottom) = &section.bottom_row {
-        region(bottom, "board.bottom_row")?;
+        region(&mut problems, bottom, "board.bottom_row");
     }
-    let board = Board::assemble(parts).map_err(|e| at.error(board_span.clone(), "board", e))?;
-
-    let general_start = point(&file.start.general, "start.general")?;
+    if let Some(apex) = &section.apex {
+        noted(&mut problems, point(apex, "board.apex"));
+    }
+    let general_start = noted(&mut problems, point(&file.start.general, "start.general"));
     let mut rebels_start = 0u64;
     for rebel in file.start.rebels.get_ref() {
-        let p = point(rebel, "start.rebels")?;
+        let Some(p) = noted(&mut problems, point(rebel, "start.rebels")) else { continue };
         let problem = if rebels_start >> p & 1 == 1 {
             Some("is listed twice")
-        } else if p == general_start {
+        } else if Some(p) == general_start {
             Some("is the General's starting point")
         } else if general_only >> p & 1 == 1 {
             Some("is a point only the General may stand on (board.general_only)")
         } else {
             None
         };
-        if let Some(problem) = problem {
-            return Err(at.error(rebel.span(), "start.rebels", format!("`{}` {problem}", rebel.get_ref())));
+        match problem {
+            Some(problem) => problems.push(at.error(
+                rebel.span(),
+                "start.rebels",
+                format!("`{}` {problem}", rebel.get_ref()),
+            )),
+            None => rebels_start |= 1 << p,
         }
-        rebels_start |= 1 << p;
     }
     let rebel_count = rebels_start.count_ones();
-    if rebel_count == 0 {
-        return Err(at.error(file.start.rebels.span(), "start.rebels", "the Rebels need at least one point"));
+    if file.start.rebels.get_ref().is_empty() {
+        problems.push(at.error(
+            file.start.rebels.span(),
+            "start.rebels",
+            "the Rebels need at least one point",
+        ));
     }
-
     let general = &file.general;
     let (intervention, deferred) = (
         general.intervention.as_ref().is_some_and(|v| *v.get_ref()),
         general.deferred.as_ref().is_some_and(|v| *v.get_ref()),
     );
-    if intervention && deferred {
-        let span = general.deferred.as_ref().expect("set").span();
-        return Err(at.error(
+    if let Some(span) = general.deferred.as_ref().filter(|_| intervention && deferred).map(|d| d.span()) {
+        problems.push(at.error(
             span,
             "general.deferred",
             "a move captures by intervention or by deferred capture, not both (RULES.md 4.1 and 4.3)",
@@ -311,33 +381,45 @@ fn parse(path: &str, text: &str, sha256: String) -> Result<Described, String> {
     }
     let results = &file.results;
     let threshold = results.general_wins_at.as_ref();
-    if let Some(n) = threshold.filter(|n| *n.get_ref() >= rebel_count) {
-        return Err(at.error(
+    // Measured against the Rebels listed, once each of them is a point they may start on.
+    let rebels_sound = rebel_count as usize == file.start.rebels.get_ref().len() && rebel_count > 0;
+    if let Some(n) = threshold.filter(|n| rebels_sound && *n.get_ref() >= rebel_count) {
+        problems.push(at.error(
             n.span(),
             "results.general_wins_at",
             format!("must be below the {rebel_count} starting Rebels, or the General wins at once"),
         ));
     }
     let apex_result = results.apex.as_ref().map_or(ApexResult::None, |a| *a.get_ref());
-    if let Some(result) = results.apex.as_ref().filter(|_| apex_result != ApexResult::None && apex.is_none())
-    {
-        return Err(at.error(result.span(), "results.apex", "the board has no apex (board.apex)"));
+    let no_apex = section.apex.is_none();
+    if let Some(result) = results.apex.as_ref().filter(|_| apex_result != ApexResult::None && no_apex) {
+        problems.push(at.error(result.span(), "results.apex", "the board has no apex (board.apex)"));
+    }
+    let max_plies = file.draws.max_plies.as_ref().map_or(200, |m| *m.get_ref());
+    if let Some(cap) = file.draws.max_plies.as_ref().filter(|_| max_plies == 0) {
+        problems.push(at.error(cap.span(), "draws.max_plies", "must be at least 1"));
     }
     let flag = |value: &Option<Spanned<bool>>| value.as_ref().is_some_and(|v| *v.get_ref());
     let (blockade, bottom_row_wins) = (flag(&results.blockade), flag(&results.bottom_row_wins));
-    if let Some(set) =
-        results.blockade.as_ref().filter(|_| blockade && (board.exits == 0 || board.privy == 0))
-    {
-        return Err(at.error(
+    let assembled = Board::assemble(parts).map_err(|e| at.error(board_span.clone(), "board", e));
+    let board = match assembled {
+        Ok(board) => Some(board),
+        Err(problem) => {
+            problems.push(problem);
+            None
+        }
+    };
+    let blockade_impossible = board.as_ref().is_some_and(|b| b.exits == 0 || b.privy == 0);
+    if let Some(set) = results.blockade.as_ref().filter(|_| blockade && blockade_impossible) {
+        problems.push(at.error(
             set.span(),
             "results.blockade",
             "a blockade needs board.exits and board.general_only (the General on one with Rebels on every exit)",
         ));
     }
-    let max_plies = file.draws.max_plies.as_ref().map_or(200, |m| *m.get_ref());
-    if let Some(cap) = file.draws.max_plies.as_ref().filter(|_| max_plies == 0) {
-        return Err(at.error(cap.span(), "draws.max_plies", "must be at least 1"));
-    }
+    let (Some(board), Some(general_start), true) = (board, general_start, problems.is_empty()) else {
+        return Err(listed(problems));
+    };
     let board = Board::register(board)?;
     let rules = HuntRules {
         board: board.kind,
