@@ -200,6 +200,7 @@ fn play_match_game<G: NetGame>(
         winner: outcome.winner.map(|s| names[s.index()].to_string()),
         reason: outcome.reason.as_str().to_string(),
         plies: line.plies(),
+        rules_file: crate::game::record::RulesFile::of_spec(game.spec()),
     })
 }
 

@@ -143,7 +143,8 @@ fn check(
     let mut fitting = Vec::new();
     for (index, record) in records.iter().enumerate() {
         if !games.contains_key(record.spec.as_str()) {
-            let game = AnyGame::from_spec(&record.spec)
+            let game = record
+                .ruleset()
                 .map_err(|e| anyhow::anyhow!("game {}: its ruleset `{}`: {e}", record.game, record.spec))?;
             games.insert(&record.spec, game);
         }

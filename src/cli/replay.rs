@@ -11,7 +11,7 @@ use clap::Args;
 
 use super::common::{usage, usage_bail};
 use crate::game::record::NumberedRecord;
-use crate::game::{AnyGame, Game, describe_outcome, read_records};
+use crate::game::{Game, describe_outcome, read_records};
 use crate::with_game;
 
 #[derive(Args, Debug)]
@@ -35,8 +35,7 @@ pub fn run(args: &ReplayArgs) -> anyhow::Result<()> {
         return list_groups(&records);
     }
     let NumberedRecord { line: file_line, record } = pick(args, records)?;
-    let game = AnyGame::from_spec(&record.spec)
-        .with_context(|| format!("{} line {file_line}", args.file.display()))?;
+    let game = record.ruleset().with_context(|| format!("{} line {file_line}", args.file.display()))?;
     let interactive = std::io::stdin().is_terminal();
     with_game!(&game, |g| {
         // Replayed (and checked) whole first; then shown a position at a time.

@@ -440,7 +440,7 @@ fn read_games(game: &HuntGame, file: &Path) -> anyhow::Result<(Vec<RecordedGame>
     let (mut games, mut skipped) = (Vec::new(), 0);
     for NumberedRecord { line: number, record } in read_records(file)? {
         let at = || format!("{} line {number}", file.display());
-        let recorded = match AnyGame::from_spec(&record.spec).with_context(at)? {
+        let recorded = match record.ruleset().with_context(at)? {
             AnyGame::Hunt(g) if shares_table(game, &g) => g,
             _ => {
                 skipped += 1;

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Game, Playthrough, describe_outcome};
+use super::hunt::described;
+use super::{AnyGame, Game, Playthrough, SpecError, describe_outcome};
 
 /// One finished game as written to `games.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,6 +35,26 @@ pub struct GameRecord {
     pub winner: Option<String>,
     pub reason: String,
     pub plies: u32,
+    /// For a ruleset described in a file (a `file:` spec): where the file was read and what it held,
+    /// so that the game replays from any folder, and a file changed since is noticed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules_file: Option<RulesFile>,
+}
+
+/// The rules file of a `file:` game: its absolute path and the SHA-256 of its content.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesFile {
+    pub path: String,
+    pub sha256: String,
+}
+
+impl RulesFile {
+    /// The rules file a `file:` spec names, read now; `None` for other specs (or a file gone).
+    pub fn of_spec(spec: &str) -> Option<RulesFile> {
+        let path = std::path::absolute(described::spec_path(spec)?).ok()?;
+        let bytes = std::fs::read(&path).ok()?;
+        Some(RulesFile { path: path.display().to_string(), sha256: crate::files::sha256_hex(&bytes) })
+    }
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -94,7 +115,36 @@ impl GameRecord {
             winner: outcome.and_then(|o| o.winner).map(|s| names[s.index()].to_string()),
             reason: outcome.map_or("unfinished", |o| o.reason.as_str()).to_string(),
             plies: line.plies(),
+            rules_file: RulesFile::of_spec(game.spec()),
         }
+    }
+
+    /// The ruleset the game was played under. A `file:` spec's file is read where the spec says (from
+    /// the current folder), else where the record says it was; either way its content must be what
+    /// the game was played under.
+    pub fn ruleset(&self) -> Result<AnyGame, SpecError> {
+        let (Some(recorded), Some(written)) = (&self.rules_file, described::spec_path(&self.spec)) else {
+            return AnyGame::from_spec(&self.spec);
+        };
+        let needed = |problem: String| SpecError::Description {
+            path: recorded.path.clone(),
+            problem: format!("{problem}; this game needs the file whose SHA-256 is {}", recorded.sha256),
+        };
+        let (path, spec) = if written.is_file() {
+            (written.display().to_string(), self.spec.clone())
+        } else {
+            let written = written.display().to_string();
+            let options = &self.spec["file:".len() + written.len()..];
+            (recorded.path.clone(), format!("file:{}{options}", recorded.path))
+        };
+        let now = std::fs::read(&path).map_err(|e| needed(format!("cannot read {path}: {e}")))?;
+        let sha256 = crate::files::sha256_hex(&now);
+        if sha256 != recorded.sha256 {
+            return Err(needed(format!(
+                "{path} has changed since the game was played (its SHA-256 is now {sha256})"
+            )));
+        }
+        AnyGame::from_spec(&spec)
     }
 
     /// The record's moves played on `game` from its start. An error says which move fails and why,
@@ -176,6 +226,7 @@ mod tests {
             winner: winner.map(str::to_string),
             reason: reason.into(),
             plies: moves.len() as u32,
+            rules_file: None,
         }
     }
 

@@ -151,6 +151,7 @@ mod tests {
             winner: None,
             reason: "cap".to_string(),
             plies: moves.len() as u32,
+            rules_file: None,
         };
         (game, record)
     }

@@ -162,7 +162,7 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
 #[test]
 fn runtime_failures_are_a_clear_error_with_exit_code_1() {
     let cases: &[(&[&str], &str)] = &[
-        (&["solve", "sixteen-rebels", "--table", "Cargo.toml"], "not a rebel-zero tablebase"),
+        (&["solve", "sixteen-rebels", "--table", "Cargo.toml"], "not a whole rebel-zero table file"),
         // An unwritable table path is refused before minutes of solving, not after.
         (
             &["solve", "sixteen-rebels:apex=off", "--table", "Cargo.toml/x.rztb"],

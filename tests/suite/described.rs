@@ -356,3 +356,55 @@ fn a_described_board_is_drawn_with_its_lines() {
     assert!(described.contains("    | \\ | / | \\ | / |"), "{described}");
     assert!(described.lines().any(|l| l.trim_end() == "    a   b   c   d   e"), "{described}");
 }
+
+/// A game played on `file:my.toml` replays from any folder: its record keeps the file's absolute
+/// path and content hash; a file changed since, or gone, is named with the hash it must have.
+#[test]
+fn a_file_game_replays_from_another_folder_and_a_changed_file_is_named() {
+    let dir = scratch("travel");
+    let rules = std::fs::read_to_string(repo().join("configs/rules/sixteen-rebels.toml")).unwrap();
+    std::fs::write(dir.join("my.toml"), &rules).unwrap();
+    let in_dir =
+        |folder: &Path, args: &[&str]| Command::new(BINARY).args(args).current_dir(folder).output().unwrap();
+    let played = in_dir(
+        &dir,
+        &[
+            "match",
+            "file:my.toml:max_plies=40",
+            "--agent",
+            "random",
+            "--agent",
+            "random",
+            "--games",
+            "1",
+            "--out",
+            "m",
+        ],
+    );
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    let games = dir.join("m/games.jsonl");
+    let record: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&games).unwrap().lines().next().unwrap()).unwrap();
+    let recorded = &record["rules_file"];
+    assert_eq!(recorded["path"].as_str().unwrap(), dir.join("my.toml").display().to_string(), "{record}");
+    // From another folder, where `my.toml` means nothing.
+    let elsewhere = scratch("travel-elsewhere");
+    let games_arg = games.display().to_string();
+    let replayed = in_dir(&elsewhere, &["replay", &games_arg]);
+    assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stderr));
+    // Changed since: refused, naming the file and the hash the game needs.
+    std::fs::write(dir.join("my.toml"), rules.replace("max_plies = 200", "max_plies = 150")).unwrap();
+    let changed = in_dir(&elsewhere, &["replay", &games_arg]);
+    let stderr = String::from_utf8_lossy(&changed.stderr);
+    assert!(!changed.status.success());
+    assert!(stderr.contains("my.toml has changed since the game was played"), "{stderr}");
+    assert!(stderr.contains(recorded["sha256"].as_str().unwrap()), "{stderr}");
+    // Gone: the same.
+    std::fs::remove_file(dir.join("my.toml")).unwrap();
+    let gone = in_dir(&elsewhere, &["replay", &games_arg]);
+    let stderr = String::from_utf8_lossy(&gone.stderr);
+    assert!(
+        stderr.contains("cannot read") && stderr.contains(recorded["sha256"].as_str().unwrap()),
+        "{stderr}"
+    );
+}
