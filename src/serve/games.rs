@@ -110,6 +110,28 @@ pub struct OpenGames {
 struct Inner {
     games: HashMap<u64, OpenGame>,
     opened: u64,
+    /// The games closed to make room for newer ones (the latest [`EVICTIONS_REMEMBERED`]), so that a
+    /// page still showing one is told why it is gone.
+    evicted: std::collections::BTreeSet<u64>,
+}
+
+/// Closed games remembered as closed to make room.
+const EVICTIONS_REMEMBERED: usize = 4096;
+
+impl Inner {
+    /// Game `id`, or why there is none: 410 for a game closed to make room, 404 otherwise.
+    fn game(&mut self, id: u64) -> Result<&mut OpenGame, ApiError> {
+        if self.evicted.contains(&id) {
+            return Err(ApiError {
+                status: axum::http::StatusCode::GONE,
+                message: format!(
+                    "game {id} was closed to make room for newer games ({MAX_OPEN_GAMES} are kept open at \
+                     once, the least recently used closed first); start a new one"
+                ),
+            });
+        }
+        self.games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no open game {id}")))
+    }
 }
 
 /// What a request to open a game asks for.
@@ -170,8 +192,7 @@ impl OpenGames {
         change: impl FnOnce(&mut OpenGame) -> Result<(), ApiError>,
     ) -> Result<GameView, ApiError> {
         let mut inner = server.games.lock();
-        let game =
-            inner.games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no open game {id}")))?;
+        let game = inner.game(id)?;
         let was_over = game.is_over();
         change(game)?;
         game.last_used = Instant::now();
@@ -220,7 +241,13 @@ impl OpenGames {
             let idle =
                 inner.games.iter().filter(|(_, g)| g.thinking.is_none()).min_by_key(|(_, g)| g.last_used);
             match idle.map(|(&id, _)| id) {
-                Some(oldest) => inner.games.remove(&oldest),
+                Some(oldest) => {
+                    inner.games.remove(&oldest);
+                    inner.evicted.insert(oldest);
+                    if inner.evicted.len() > EVICTIONS_REMEMBERED {
+                        inner.evicted.pop_first();
+                    }
+                }
                 None => {
                     return Err(ApiError::busy(format!(
                         "{MAX_OPEN_GAMES} games are thinking; try again soon"

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::json;
 
-use super::serve::{serve, study_games};
+use super::serve::{call, serve, study_games};
 
 const INSTALL: &str = "the browser tests need Debian's chromium and chromium-driver: \
                        sudo apt-get install -y chromium chromium-driver (.ci/run installs them)";
@@ -234,6 +234,54 @@ fn a_recorded_game_is_stepped_through_and_analysed() {
         assert!(count(&client, "#top-moves tr").await >= 2, "the search's top moves are listed");
         let png = client.screenshot().await.unwrap();
         std::fs::write(screenshot_dir().join("replay.png"), &png).unwrap();
+        client.close().await.unwrap();
+    });
+}
+
+/// In a 400 px wide window the page has no horizontal scrollbar and the whole board is in view and
+/// plays by clicks; a game the server closed to make room (33 games opened) says so on the page.
+#[test]
+fn a_narrow_window_shows_the_whole_board_and_a_closed_game_says_why() {
+    let driver = start_driver();
+    let server = serve("browser-narrow", &["--think-seconds", "2"]);
+    let profile = scratch("narrow");
+    runtime().block_on(async {
+        let client = browser(&driver, &profile).await;
+        client.set_window_size(400, 800).await.unwrap();
+        client.goto(&format!("http://{}/", server.address)).await.unwrap();
+        client.wait().for_element(Locator::Css("body[data-ready]")).await.unwrap();
+        let agent = client.find(Locator::Css("#agent")).await.unwrap();
+        agent.clear().await.unwrap();
+        agent.send_keys("random").await.unwrap();
+        click(&client, "#new-game").await;
+        wait_text(&client, "#status", |s| s.starts_with("Your move")).await;
+        let fits = client
+            .execute(
+                "const r = document.getElementById('board').getBoundingClientRect();
+                 const page = document.documentElement;
+                 return [page.scrollWidth, page.clientWidth, r.left, r.right, r.width, r.height];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let numbers: Vec<f64> = fits.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+        let [scroll_width, client_width, left, right, width, height] = numbers[..] else { unreachable!() };
+        assert!(scroll_width <= client_width, "a horizontal scrollbar: {numbers:?}");
+        assert!(left >= 0.0 && right <= client_width && width > 300.0, "the board is cut: {numbers:?}");
+        assert!((width - height).abs() < 1.0, "the board is not square: {numbers:?}");
+        click(&client, ".hit[data-label='c3']").await;
+        click(&client, ".hit[data-label='c4']").await;
+        wait_count(&client, "#moves li", 2).await;
+        std::fs::write(screenshot_dir().join("narrow.png"), client.screenshot().await.unwrap()).unwrap();
+        // 32 newer games (another tab, say): the page's game, the least recently used, is closed.
+        for _ in 0..32 {
+            let body = json!({"spec": "sixteen-rebels", "agent": "random", "side": "rebels"});
+            let (status, answer) = call(&server.address, "POST", "/api/games", Some(body));
+            assert_eq!(status, 200, "{answer}");
+        }
+        click(&client, "#undo").await;
+        let shown = wait_text(&client, "#error", |s| !s.is_empty()).await;
+        assert!(shown.contains("closed to make room") && shown.contains("start a new one"), "{shown}");
         client.close().await.unwrap();
     });
 }

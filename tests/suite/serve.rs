@@ -321,8 +321,10 @@ fn hundreds_of_requests_get_well_formed_answers_and_memory_stays_bounded() {
     assert_eq!(answered, 400);
     assert!(started.elapsed() < Duration::from_secs(300), "{:?}", started.elapsed());
     // More games were opened (about 67) than may be open at once: the oldest were closed.
-    let (status, _) = call(&address, "GET", "/api/games/1", None);
-    assert_eq!(status, 404, "the first game was closed to make room");
+    let (status, answer) = call(&address, "GET", "/api/games/1", None);
+    assert_eq!(status, 410, "the first game was closed to make room: {answer}");
+    let message = answer["error"].as_str().unwrap();
+    assert!(message.contains("closed to make room") && message.contains("start a new one"), "{message}");
     let grown = resident_kb(pid).saturating_sub(before);
     assert!(grown < 300_000, "the server grew by {grown} kB under load");
     // Started without --games, the server offers the shipped studies' games.
