@@ -25,6 +25,9 @@ pub struct Drawing {
     pub marked: Vec<usize>,
     /// Squares coloured light and dark by turns (chess).
     pub checkered: bool,
+    /// What the marked cells and any other special point mean, for a legend under the board ("" when
+    /// nothing needs saying).
+    pub legend: String,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -51,6 +54,10 @@ pub trait Drawable: NetGame {
     /// may share both (captures chosen, promotions,
     /// squirms); the page then asks which.
     fn move_ends(&self, state: &Self::State, mv: Self::Move) -> [usize; 2];
+    /// A move as a move list shows it to a person: the rules' notation, SAN for chess.
+    fn move_label(&self, state: &Self::State, mv: Self::Move) -> String {
+        self.format_move(state, mv)
+    }
 }
 
 impl Drawable for HuntGame {
@@ -73,7 +80,7 @@ impl Drawable for HuntGame {
         let triangle = board.privy | board.apex.map_or(0, |a| 1 << a);
         let marked =
             (0..board.len()).filter(|&p| triangle >> p & 1 == 1 || is_japanese_triangle(self, p)).collect();
-        Drawing { kind: "points", cells, links, marked, checkered: false }
+        Drawing { kind: "points", cells, links, marked, checkered: false, legend: hunt_legend(self) }
     }
 
     fn pieces(&self, state: &Self::State) -> Vec<PieceView> {
@@ -94,6 +101,31 @@ impl Drawable for HuntGame {
     fn move_ends(&self, _state: &Self::State, mv: Self::Move) -> [usize; 2] {
         [mv.from as usize, mv.to as usize]
     }
+}
+
+/// What a hunt board's shaded points mean under its rules, and its apex's result.
+fn hunt_legend(game: &HuntGame) -> String {
+    use crate::game::hunt::board::BoardKind;
+    let (board, rules) = (game.board(), &game.rules);
+    let mut parts = Vec::new();
+    if board.privy != 0 {
+        let what = if matches!(board.kind, BoardKind::JapaneseClosed) { "the triangle" } else { "the privy" };
+        parts.push(format!("Shaded: {what}, where only the General may stand."));
+    } else if matches!(board.kind, BoardKind::Japanese) {
+        parts.push("Shaded: the triangle, open to both sides.".to_string());
+    }
+    if let Some(apex) = board.apex {
+        let label = board.label(apex);
+        if rules.apex_wins {
+            parts.push(format!("The General wins on reaching {label}."));
+        } else if rules.apex_loses {
+            parts.push(format!("The General loses on {label}."));
+        }
+    }
+    if rules.blockade && board.exits != 0 {
+        parts.push("Rebels on every entrance of the privy with the General inside win.".to_string());
+    }
+    parts.join(" ")
 }
 
 /// The Japanese board's inverted triangle (ranks 6 and 7), marked like the Chinese privy even where
@@ -121,7 +153,8 @@ impl Drawable for ImperialGame {
             file == 0 || rank == 0 || file == size - 1 || rank == size - 1
         };
         let marked = squares.filter(|&s| on_border(s)).map(usize::from).collect();
-        Drawing { kind: "squares", cells, links: Vec::new(), marked, checkered: false }
+        let legend = "Shaded: the border; the Emperor arriving on it wins for the Russians.".to_string();
+        Drawing { kind: "squares", cells, links: Vec::new(), marked, checkered: false, legend }
     }
 
     fn pieces(&self, state: &Self::State) -> Vec<PieceView> {
@@ -146,7 +179,14 @@ impl Drawable for ChessGame {
     fn drawing(&self) -> Drawing {
         let cells =
             (0..64u8).map(|s| Cell { label: square_name(s), x: (s % 8) as f32, y: (s / 8) as f32 }).collect();
-        Drawing { kind: "squares", cells, links: Vec::new(), marked: Vec::new(), checkered: true }
+        Drawing {
+            kind: "squares",
+            cells,
+            links: Vec::new(),
+            marked: Vec::new(),
+            checkered: true,
+            legend: String::new(),
+        }
     }
 
     fn pieces(&self, state: &Self::State) -> Vec<PieceView> {
@@ -165,6 +205,10 @@ impl Drawable for ChessGame {
     /// A squirm turn is clicked as its normal move; the squirm is then chosen from the list.
     fn move_ends(&self, _state: &Self::State, mv: Self::Move) -> [usize; 2] {
         [mv.from as usize, mv.to as usize]
+    }
+
+    fn move_label(&self, state: &Self::State, mv: Self::Move) -> String {
+        crate::game::chess::san::to_san(self, state, mv)
     }
 }
 

@@ -26,6 +26,11 @@ pub struct PositionView {
     pub to_move: usize,
     /// The moves played from the start position, in notation.
     pub moves: Vec<String>,
+    /// The same moves as a move list shows them (SAN for chess).
+    pub move_labels: Vec<String>,
+    /// Pieces on the board, and pieces taken since the start position, by side.
+    pub counts: [usize; 2],
+    pub taken: [usize; 2],
     /// The last move's two cells.
     pub last: Option<[usize; 2]>,
     pub legal: Vec<MoveView>,
@@ -57,6 +62,15 @@ pub fn view<G: Drawable>(line: &Playthrough<G>) -> PositionView {
         })
         .collect();
     let outcome = line.outcome();
+    let move_labels =
+        line.moves().iter().zip(line.states()).map(|(&mv, before)| game.move_label(before, mv)).collect();
+    let by_side = |state: &G::State| {
+        game.pieces(state).iter().fold([0usize; 2], |mut n, p| {
+            n[p.side] += 1;
+            n
+        })
+    };
+    let (counts, at_start) = (by_side(state), by_side(line.start()));
     PositionView {
         spec: game.spec().to_string(),
         sides: game.side_names(),
@@ -64,6 +78,9 @@ pub fn view<G: Drawable>(line: &Playthrough<G>) -> PositionView {
         pieces: game.pieces(state),
         to_move: game.to_move(state).index(),
         moves: line.move_texts(),
+        move_labels,
+        counts,
+        taken: [0, 1].map(|side| at_start[side].saturating_sub(counts[side])),
         last,
         legal,
         outcome: outcome.map(|o| describe_outcome(game, &o)),

@@ -43,9 +43,13 @@ function el(name, attrs, parent) {
   return node;
 }
 
+/// The board, its piece counts and its legend, as `view` has them; `null` shows an empty board.
 function drawBoard(view) {
   const svg = $("board");
   svg.replaceChildren();
+  $("counts").textContent = view ? countsText(view) : "";
+  $("legend").textContent = view ? view.board.legend : "";
+  if (!view) { delete svg.dataset.kind; return; }
   const board = view.board;
   const xs = board.cells.map((c) => c.x), ys = board.cells.map((c) => c.y);
   const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
@@ -115,12 +119,18 @@ function drawBoard(view) {
   });
 }
 
+/// "general 1 · rebels 14 (2 taken)": each side's pieces on the board, and those taken.
+function countsText(view) {
+  return view.sides.map((name, i) =>
+    `${name} ${view.counts[i]}${view.taken[i] ? ` (${view.taken[i]} taken)` : ""}`).join(" · ");
+}
+
 // ---------- playing by clicks ----------
 
 /// The moves the person may play now: in play mode, on their turn, while the agent is not thinking.
 function playableMoves() {
   const g = state.game;
-  if (state.mode !== "play" || !g || g.thinking || g.resigned || g.outcome) return [];
+  if (state.mode !== "play" || !g || state.view !== g || g.thinking || g.resigned || g.outcome) return [];
   return g.to_move === g.human ? g.legal : [];
 }
 
@@ -162,7 +172,7 @@ function showGame(game) {
   state.view = game;
   showError(game.error);
   drawBoard(game);
-  showMoves(game.moves);
+  showMoves(game.move_labels);
   const names = game.sides;
   let status;
   if (game.resigned) status = `You resigned: ${names[1 - game.human]} win.`;
@@ -249,14 +259,23 @@ function showRuleset() {
     side.appendChild(opt);
   }
   $("agent").placeholder = r.agent;
-  if (!state.game) preview();
+  preview();
 }
 
-/// The chosen ruleset's start position, shown until a game is opened.
+/// The chosen ruleset's start position, shown when the ruleset or its options change; an open game
+/// waits until it is shown again (New game, or back from Replay).
 async function preview() {
+  state.selected = null;
+  clearTimeout(state.poll);
   try {
-    state.view = await api("POST", "/api/position", { spec: chosenSpec() });
-    drawBoard(state.view);
+    const view = await api("POST", "/api/position", { spec: chosenSpec() });
+    if (state.mode !== "play") return;
+    state.view = view;
+    showError("");
+    drawBoard(view);
+    showMoves([]);
+    $("thinking").hidden = true;
+    $("status").textContent = `Press New game to play ${view.spec}.`;
   } catch (e) { showError(e.message); }
 }
 
@@ -366,7 +385,7 @@ async function showPly(ply) {
     state.view = view;
     showError("");
     drawBoard(view);
-    showMoves(view.moves);
+    showMoves(view.move_labels);
     const result = r.winner ? `${r.winner} win by ${r.reason}` : `draw by ${r.reason}`;
     $("ply").textContent = `Move ${state.ply} of ${r.moves.length} (${result}); ${r.spec}`;
     $("status").textContent = view.outcome ? `Game over: ${view.outcome}.` : `${view.sides[view.to_move]} to move.`;
@@ -431,11 +450,20 @@ function setMode(mode) {
   $("thinking").hidden = true;
   $("chooser").hidden = true;
   $("analysis").replaceChildren();
+  clearTimeout(state.poll);
   if (mode === "replay") {
     loadRecords();
     if (state.record) showPly(state.ply);
+    else {
+      state.view = null;
+      drawBoard(null);
+      showMoves([]);
+      $("status").textContent = "Choose a recorded game.";
+    }
   } else if (state.game) {
     refreshGame();
+  } else {
+    preview();
   }
 }
 
@@ -443,6 +471,7 @@ async function start() {
   $("tab-play").addEventListener("click", () => setMode("play"));
   $("tab-replay").addEventListener("click", () => setMode("replay"));
   $("ruleset").addEventListener("change", showRuleset);
+  $("options").addEventListener("change", preview);
   $("new-game").addEventListener("click", newGame);
   $("undo").addEventListener("click", () => gameAction("undo"));
   $("resign").addEventListener("click", () => gameAction("resign"));
