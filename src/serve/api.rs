@@ -303,6 +303,17 @@ struct RecordFilter {
     #[serde(default)]
     offset: usize,
     limit: Option<usize>,
+    /// A ruleset spec: the games of its family (hunt, imperial or chess) are listed first.
+    prefer: Option<String>,
+}
+
+/// The family of a ruleset spec (0 hunt, 1 imperial, 2 chess); `None` for a spec that does not build.
+fn family(spec: &str) -> Option<u8> {
+    AnyGame::from_spec(spec).ok().map(|game| match game {
+        AnyGame::Hunt(_) => 0,
+        AnyGame::Imperial(_) => 1,
+        AnyGame::Chess(_) => 2,
+    })
 }
 
 async fn list_records(
@@ -326,7 +337,13 @@ async fn list_records(
                 side => record.winner.as_deref() == Some(side),
             })
     });
-    let matching: Vec<_> = wanted.collect();
+    let mut matching: Vec<_> = wanted.collect();
+    if let Some(preferred) = filter.prefer.as_deref().map(family) {
+        let mut families = std::collections::HashMap::new();
+        let mut of = |spec: &str| *families.entry(spec.to_string()).or_insert_with(|| family(spec));
+        // A stable sort: within each part the files' order stays.
+        matching.sort_by_cached_key(|(_, (_, r))| of(&r.record.spec) != preferred);
+    }
     let listed: Vec<Value> = matching
         .iter()
         .skip(filter.offset)

@@ -387,3 +387,19 @@ fn idle_half_open_and_slow_clients_are_let_go_and_cannot_fill_the_server() {
     let grown = resident_kb(pid).saturating_sub(before);
     assert!(grown < 40_000, "the server kept {grown} kB after the connections closed");
 }
+
+#[test]
+fn recorded_games_of_the_family_in_play_are_listed_first() {
+    let (hunt, chess) = (study_games("quick"), study_games("imperial"));
+    let server = serve("prefer", &["--games", hunt.to_str().unwrap(), "--games", chess.to_str().unwrap()]);
+    let first_spec = |query: &str| {
+        let listing = ok(&server.address, "GET", &format!("/api/records?limit=1{query}"), None);
+        listing["records"][0]["spec"].as_str().unwrap().to_string()
+    };
+    // The files in their order, unless a ruleset of another family is in play.
+    assert!(first_spec("").starts_with("sixteen-rebels"), "{}", first_spec(""));
+    assert!(first_spec("&prefer=imperial-contest").starts_with("imperial-contest"));
+    assert!(first_spec("&prefer=sixteen-rebels:first=rebels").starts_with("sixteen-rebels"));
+    // A spec that does not build prefers nothing.
+    assert!(first_spec("&prefer=no-such-game").starts_with("sixteen-rebels"));
+}

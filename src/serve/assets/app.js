@@ -318,6 +318,8 @@ async function loadRecords() {
   if ($("filter-file").value) query.set("file", $("filter-file").value);
   if ($("filter-group").value) query.set("cell", $("filter-group").value);
   if ($("filter-result").value) query.set("result", $("filter-result").value);
+  // The games of the family being played (or chosen) come first.
+  query.set("prefer", state.game ? state.game.spec : chosenSpec());
   try {
     const data = await api("GET", `/api/records?${query}`);
     const file = $("filter-file");
