@@ -91,6 +91,10 @@ pub struct GameView {
     pub note: Option<String>,
     pub error: Option<String>,
     pub resigned: bool,
+    /// Games open on the server now, and the most it keeps: when it is full, opening another closes
+    /// the least recently used idle one, perhaps this.
+    pub open_games: usize,
+    pub max_open_games: usize,
     pub saved_as: Option<usize>,
 }
 
@@ -166,7 +170,7 @@ impl OpenGames {
         self.lock().games.len()
     }
 
-    fn view(id: u64, game: &OpenGame) -> GameView {
+    fn view(id: u64, game: &OpenGame, open_games: usize) -> GameView {
         GameView {
             id,
             position: game.line_view(),
@@ -181,6 +185,8 @@ impl OpenGames {
             error: game.error.clone(),
             resigned: game.resigned,
             saved_as: game.saved_as,
+            open_games,
+            max_open_games: MAX_OPEN_GAMES,
         }
     }
 
@@ -192,6 +198,7 @@ impl OpenGames {
         change: impl FnOnce(&mut OpenGame) -> Result<(), ApiError>,
     ) -> Result<GameView, ApiError> {
         let mut inner = server.games.lock();
+        let open_games = inner.games.len();
         let game = inner.game(id)?;
         let was_over = game.is_over();
         change(game)?;
@@ -207,7 +214,7 @@ impl OpenGames {
                 Err(e) => game.error = Some(format!("could not save the game: {e:#}")),
             }
         }
-        Ok(Self::view(id, game))
+        Ok(Self::view(id, game, open_games))
     }
 
     /// Opens a game; the agent starts thinking at once if its side moves first.

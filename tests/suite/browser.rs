@@ -275,13 +275,20 @@ fn a_narrow_window_shows_the_whole_board_and_a_closed_game_says_why() {
         click(&client, ".hit[data-label='c4']").await;
         wait_count(&client, "#moves li", 2).await;
         std::fs::write(screenshot_dir().join("narrow.png"), client.screenshot().await.unwrap()).unwrap();
-        // 32 newer games (another tab, say): the page's game, the least recently used, is closed.
-        for _ in 0..32 {
+        // Newer games (another tab, say): with the server full the page warns, and once its game is
+        // the least recently used of 32 newer ones it is closed.
+        let open_game = || {
             let body = json!({"spec": "sixteen-rebels", "agent": "random", "side": "rebels"});
             let (status, answer) = call(&server.address, "POST", "/api/games", Some(body));
             assert_eq!(status, 200, "{answer}");
-        }
+        };
+        (0..31).for_each(|_| open_game());
         click(&client, "#undo").await;
+        let note = wait_text(&client, "#agent-note", |s| s.contains("server is full")).await;
+        assert!(note.contains("32 games open"), "{note}");
+        (0..32).for_each(|_| open_game());
+        click(&client, ".hit[data-label='c3']").await;
+        click(&client, ".hit[data-label='c4']").await;
         let shown = wait_text(&client, "#error", |s| !s.is_empty()).await;
         assert!(shown.contains("closed to make room") && shown.contains("start a new one"), "{shown}");
         client.close().await.unwrap();

@@ -188,7 +188,12 @@ function showGame(game) {
     bar.max = Math.max(1, game.thinking.planned);
     bar.value = game.thinking.done;
   }
-  $("agent-note").textContent = game.note ? `Agent: ${game.note}` : "";
+  const notes = [];
+  if (game.note) notes.push(`Agent: ${game.note}`);
+  if (game.open_games >= game.max_open_games && !game.outcome) {
+    notes.push(`The server is full (${game.max_open_games} games open): a new game anywhere closes the least recently used idle one, which may be this.`);
+  }
+  $("agent-note").textContent = notes.join(" ");
   $("undo").disabled = game.moves.length === 0;
   $("resign").disabled = Boolean(game.outcome || game.resigned);
   clearTimeout(state.poll);
