@@ -71,6 +71,22 @@ const MCTS_KEYS: &str = "sims, c, temp, open, contempt, batch, rollout";
 const NET_KEYS: &str = "path, sims, c, temp, open, contempt, batch, precision";
 
 /// A checked agent spec.
+///
+/// ```
+/// use rebel_zero::agents::{AgentSpec, play_game};
+/// use rebel_zero::game::{AnyGame, Playthrough};
+///
+/// let spec = AgentSpec::parse("mcts:sims=50").unwrap();
+/// // Its canonical text (every default written out) is what records and study cells keep.
+/// assert_eq!(AgentSpec::parse(&spec.to_string()).unwrap(), spec);
+/// assert!(AgentSpec::parse("mcts:sims=fifty").is_err());
+///
+/// let AnyGame::Hunt(game) = AnyGame::from_spec("neeley-rebels").unwrap() else { unreachable!() };
+/// let mut general = spec.build(&game, 1).unwrap();
+/// let mut rebels = AgentSpec::parse("random").unwrap().build(&game, 2).unwrap();
+/// let line = play_game(Playthrough::new(game.clone()), [general.as_mut(), rebels.as_mut()]);
+/// assert!(line.is_over());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum AgentSpec {
     Random,

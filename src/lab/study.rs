@@ -14,7 +14,32 @@ use crate::agents::AgentSpec;
 use crate::game::{AnyGame, Game};
 use crate::with_game;
 
-/// A study file as written.
+/// A study file as written (configs/balance/*.toml; `rebel-zero balance` plays it).
+///
+/// ```
+/// use rebel_zero::lab::study::Study;
+///
+/// let loaded = Study::from_text(
+///     r#"
+///     name = "tiny"
+///     seed = 1
+///     [[variants]]
+///     name = "general-first"
+///     spec = "sixteen-rebels"
+///     [[skills]]
+///     agent = "mcts:sims=50"
+///     games = 20
+///     [[skills]]
+///     agent = "mcts:sims=200"
+///     games = 20
+///     "#,
+/// )
+/// .unwrap();
+/// // Checked at once: every spec builds, every agent parses; the rungs form one ladder of rollouts.
+/// assert_eq!(loaded.games.len(), 1);
+/// assert_eq!(loaded.labels, ["mcts-sims-50", "mcts-sims-200"]);
+/// assert!(Study::from_text("name = \"x\"\nseed = 1").is_err()); // no variants, no skills
+/// ```
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Study {

@@ -16,6 +16,20 @@ use crate::game::hunt::{HuntGame, HuntMove, HuntState};
 use crate::game::{Game, Side};
 
 /// The values of every position of one ruleset.
+///
+/// ```
+/// use rebel_zero::game::{AnyGame, Game};
+/// use rebel_zero::tablebase::Tablebase;
+///
+/// let AnyGame::Hunt(game) = AnyGame::from_spec("sixteen-rebels").unwrap() else { unreachable!() };
+/// // The levels of up to 6 Rebels, in a moment (all of them, `rebel-zero solve`, take minutes and 1 GB).
+/// let table = Tablebase::build_up_to(&game, 6, |_| {}).unwrap();
+/// let position = game.parse_position("G:c3;R:a1,b1,c1,d1,e1,e2;g").unwrap();
+/// let verdict = table.probe(&position).expect("a position with 6 Rebels");
+/// println!("the general to move: {verdict}"); // "win in 7 plies", "draw", …
+/// // What the table says agrees with what it says of the positions each move leads to.
+/// assert_eq!(table.verdict_from_moves(&position), Some(verdict));
+/// ```
 pub struct Tablebase {
     pub(super) game: HuntGame,
     pub(super) store: Store,
