@@ -1,8 +1,8 @@
-//! The server's connections: at most [`MAX_CONNECTIONS`] at once (one more waits in the listen queue
-//! until one closes), each closed when a request's headers (or the next request on a kept-alive
-//! connection) take longer than [`HEADER_TIMEOUT`], and a request body that takes longer than
-//! [`BODY_TIMEOUT`] to arrive answered 408. Half-open, idle and slow clients so cannot hold the
-//! server's memory or its connection slots.
+//! `rebel-zero serve` running ([`run`]) and its connections: at most [`MAX_CONNECTIONS`] at once (one
+//! more waits in the listen queue until one closes), each closed when a request's headers (or the next
+//! request on a kept-alive connection) take longer than [`HEADER_TIMEOUT`], and a request body that
+//! takes longer than [`BODY_TIMEOUT`] to arrive answered 408. Half-open, idle and slow clients so
+//! cannot hold the server's memory or its connection slots.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,7 +14,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use super::{ApiError, MAX_REQUEST_BYTES};
+use super::{ApiError, MAX_REQUEST_BYTES, ServeConfig, Server, api};
 
 /// Connections served at once.
 pub const MAX_CONNECTIONS: usize = 256;
@@ -24,11 +24,7 @@ pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves `app` on `listener` until `stop` completes.
-pub async fn serve(
-    listener: TcpListener,
-    app: Router,
-    stop: impl Future<Output = ()>,
-) -> std::io::Result<()> {
+async fn serve(listener: TcpListener, app: Router, stop: impl Future<Output = ()>) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let app = app.layer(axum::middleware::from_fn(body_within_deadline));
     tokio::pin!(stop);
@@ -83,4 +79,32 @@ async fn body_within_deadline(
         }
     };
     next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
+}
+
+/// Serves until Ctrl-C, printing the address it listens on first (`--port 0` picks a free port).
+pub fn run(config: ServeConfig) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
+    let server = Arc::new(Server::new(config)?);
+    runtime.block_on(async {
+        let address = server.config.address;
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {address}: {e}"))?;
+        let bound = listener.local_addr()?;
+        if !bound.ip().is_loopback() {
+            eprintln!("warning: listening on {bound}: anyone who can reach this address can use the server");
+        }
+        println!("rebel-zero serve: http://{bound}/ (Ctrl-C to stop)");
+        use std::io::Write;
+        std::io::stdout().flush()?;
+        let app = api::router(server.clone());
+        serve(listener, app, async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+        server.games.stop_all();
+        anyhow::Ok(())
+    })?;
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(())
 }

@@ -21,9 +21,10 @@ pub mod games;
 mod listen;
 pub mod position;
 
+pub use listen::run;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
@@ -199,32 +200,4 @@ fn resolve(path: &std::path::Path) -> PathBuf {
             _ => return absolute,
         }
     }
-}
-
-/// Serves until Ctrl-C, printing the address it listens on first (`--port 0` picks a free port).
-pub fn run(config: ServeConfig) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
-    let server = Arc::new(Server::new(config)?);
-    runtime.block_on(async {
-        let address = server.config.address;
-        let listener = tokio::net::TcpListener::bind(address)
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot listen on {address}: {e}"))?;
-        let bound = listener.local_addr()?;
-        if !bound.ip().is_loopback() {
-            eprintln!("warning: listening on {bound}: anyone who can reach this address can use the server");
-        }
-        println!("rebel-zero serve: http://{bound}/ (Ctrl-C to stop)");
-        use std::io::Write;
-        std::io::stdout().flush()?;
-        let app = api::router(server.clone());
-        listen::serve(listener, app, async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
-        server.games.stop_all();
-        anyhow::Ok(())
-    })?;
-    runtime.shutdown_timeout(Duration::from_secs(1));
-    Ok(())
 }

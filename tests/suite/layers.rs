@@ -23,7 +23,7 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "game::imperial::notation",
         "game::registry",
     ],
-    &["serve", "serve::api", "serve::games", "serve::position"],
+    &["serve", "serve::games", "serve::position"],
     &["lab::analysis", "lab::openings", "lab::schedule", "lab::store"],
     &["lab::amendments", "lab::claims", "lab::claims::read", "lab::claims::rules", "lab::runner"],
 ];
