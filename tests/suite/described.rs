@@ -282,6 +282,16 @@ fn a_broken_rules_file_is_refused_with_its_key_and_line() {
             );
         }
     }
+    // A required key with a mistake is named once, not again as missing (nor its section).
+    let path = dir.join("required.toml");
+    std::fs::write(&path, good.replacen("general = \"c3\"", "general = 5", 1)).unwrap();
+    let out = Command::new(BINARY)
+        .args(["perft", &format!("file:{}", path.display()), "--depth", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("start.general: invalid type: integer `5`"), "{stderr}");
+    assert!(!stderr.contains("missing field"), "{stderr}");
     let missing = Command::new(BINARY).args(["perft", "file:no/such.toml", "--depth", "1"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&missing.stderr);
     assert_eq!(missing.status.code(), Some(2), "{stderr}");

@@ -254,6 +254,8 @@ fn read_file(text: &str) -> Result<File, Vec<String>> {
         return Err(syntax.iter().map(located).collect());
     }
     let mut problems = Vec::new();
+    // The keys taken out so far.
+    let mut taken: Vec<Vec<String>> = Vec::new();
     loop {
         let reader = toml::de::Deserializer::from(table.clone());
         let e = match serde_path_to_error::deserialize::<_, File>(reader) {
@@ -270,6 +272,14 @@ fn read_file(text: &str) -> Result<File, Vec<String>> {
             })
             .collect();
         let error = e.into_inner();
+        // A required key taken out for its mistake is missing now: that is the same mistake again.
+        let missing = error.message().strip_prefix("missing field `").and_then(|m| m.split('`').next());
+        if let Some(field) = missing {
+            let path = [&keys[..], &[field.to_string()]].concat();
+            if taken.contains(&path) {
+                return Err(problems);
+            }
+        }
         let key = if keys.is_empty() { String::new() } else { format!("{}: ", keys.join(".")) };
         problems.push(match error.span() {
             Some(span) => format!("line {}: {key}{}", at.line(span), error.message()),
@@ -279,6 +289,7 @@ fn read_file(text: &str) -> Result<File, Vec<String>> {
         if problems.len() >= 32 || !remove_key(table.get_mut(), &keys) {
             return Err(problems);
         }
+        taken.push(keys);
     }
 }
 
