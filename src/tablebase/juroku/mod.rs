@@ -231,7 +231,7 @@ impl JurokuTable {
                 Some(below) => Some(below),
                 None if rebels - 1 > game.rules.general_wins_at.unwrap_or(0) => {
                     let level = open_level(game, dir, rebels - 1)?.expect("the level below was built first");
-                    let bytes = read_side(&level, &level_path(dir, rebels - 1), build::REBELS_SIDE)?;
+                    let bytes = read_side(game, &level, &level_path(dir, rebels - 1), build::REBELS_SIDE)?;
                     Some((level.index, bytes))
                 }
                 None => None,
@@ -266,6 +266,11 @@ impl JurokuTable {
                 out.write_all(&solved.rebels_to_move)
             })
             .map_err(|e| write_error(&path, e))?;
+            // The checksums are of the bytes just written: noted, so the open below need not read
+            // the level back.
+            if let Some(written) = Checked::of(&path, &header.checksums) {
+                written.write(&path);
+            }
             observer.done(&header);
             lower = Some((index, solved.rebels_to_move));
         }
@@ -340,25 +345,32 @@ struct Checked {
 }
 
 impl Checked {
-    fn of(level: &LevelFile) -> Option<Checked> {
-        let meta = level.file.metadata().ok()?;
+    /// The note for the file at `path` as it is now, holding bytes with these checksums.
+    fn of(path: &Path, checksums: &[String; 2]) -> Option<Checked> {
+        let meta = std::fs::metadata(path).ok()?;
         let modified = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
-        Some(Checked {
-            checksums: level.header.checksums.clone(),
-            length: meta.len(),
-            modified_ns: modified.as_nanos(),
-        })
+        Some(Checked { checksums: checksums.clone(), length: meta.len(), modified_ns: modified.as_nanos() })
+    }
+
+    /// Writes the note beside the level file; best effort: a folder that cannot be written is
+    /// checked again next time.
+    fn write(&self, path: &Path) {
+        let text = serde_json::to_string(self).expect("a note serializes");
+        let _ = crate::files::write_atomic_with(&path.with_extension("checked"), |out| {
+            out.write_all(text.as_bytes())
+        });
     }
 }
 
 /// Checks a level's bytes against its header's checksums, unless its `.checked` note says these very
 /// bytes (the file unchanged since) passed: a damaged level is refused when it is opened, before any
 /// value is read from it. Reading a level costs its size at the disk's speed (level 16 of the open
-/// triangle, 5.5 GB, about 10 s at 557 MB/s); it is paid once after a level is written or changed.
+/// triangle, 5.5 GB, about 10 s at 557 MB/s); it is paid once for a level changed since its note (or
+/// written before notes were), as the build notes each level it writes.
 fn check_bytes(game: &HuntGame, level: &LevelFile, path: &Path) -> Result<(), TableFileError> {
-    let note = path.with_extension("checked");
-    let stamp = Checked::of(level);
-    let noted = std::fs::read_to_string(&note).ok().and_then(|t| serde_json::from_str::<Checked>(&t).ok());
+    let stamp = Checked::of(path, &level.header.checksums);
+    let note = std::fs::read_to_string(path.with_extension("checked")).ok();
+    let noted = note.and_then(|t| serde_json::from_str::<Checked>(&t).ok());
     if stamp.is_some() && noted == stamp {
         return Ok(());
     }
@@ -368,21 +380,27 @@ fn check_bytes(game: &HuntGame, level: &LevelFile, path: &Path) -> Result<(), Ta
     for side in [build::GENERAL_SIDE, build::REBELS_SIDE] {
         let mut sum = Checksum::default();
         sum.add_read(&mut input, level.header.slots).map_err(read_error)?;
-        if format!("{:016x}", sum.finish()) != level.header.checksums[side] {
-            return Err(damaged(game, level, path));
-        }
+        check_side(game, level, path, side, sum.finish())?;
     }
     if let Some(stamp) = stamp {
-        // Best effort: a folder that cannot be written is checked again next time.
-        let text = serde_json::to_string(&stamp).expect("a note serializes");
-        let _ = crate::files::write_atomic_with(&note, |out| out.write_all(text.as_bytes()));
+        stamp.write(path);
     }
     Ok(())
 }
 
-/// The error for a level whose bytes do not match their checksums.
-fn damaged(game: &HuntGame, level: &LevelFile, path: &Path) -> TableFileError {
-    TableFileError::Malformed {
+/// Whether one side's bytes, summed to `sum`, are what the header says; the error names the file
+/// and the command that rebuilds it.
+fn check_side(
+    game: &HuntGame,
+    level: &LevelFile,
+    path: &Path,
+    side: usize,
+    sum: u64,
+) -> Result<(), TableFileError> {
+    if format!("{sum:016x}") == level.header.checksums[side] {
+        return Ok(());
+    }
+    Err(TableFileError::Malformed {
         path: path.to_path_buf(),
         problem: format!(
             "the level of {} Rebels does not match its checksum: the file is damaged (remove it and run \
@@ -391,26 +409,23 @@ fn damaged(game: &HuntGame, level: &LevelFile, path: &Path) -> TableFileError {
             game.spec(),
             path.parent().unwrap_or(Path::new(".")).display()
         ),
-    }
+    })
 }
 
 /// One side's bytes of a level, checked against the header's checksum.
-fn read_side(level: &LevelFile, path: &Path, side: usize) -> Result<Vec<u8>, TableFileError> {
+fn read_side(
+    game: &HuntGame,
+    level: &LevelFile,
+    path: &Path,
+    side: usize,
+) -> Result<Vec<u8>, TableFileError> {
     let mut bytes = vec![0u8; level.header.slots as usize];
     let mut input = &level.file;
     let offset = level.data + side as u64 * level.header.slots;
     std::io::Seek::seek(&mut input, std::io::SeekFrom::Start(offset))
         .and_then(|_| input.read_exact(&mut bytes))
         .map_err(|source| TableFileError::Read { path: path.to_path_buf(), source })?;
-    if format!("{:016x}", checksum(&[&bytes])) != level.header.checksums[side] {
-        return Err(TableFileError::Malformed {
-            path: path.to_path_buf(),
-            problem: format!(
-                "the level of {} Rebels does not match its checksum: the file is damaged (remove it to build the level again)",
-                level.header.rebels
-            ),
-        });
-    }
+    check_side(game, level, path, side, checksum(&[&bytes]))?;
     Ok(bytes)
 }
 
@@ -524,7 +539,7 @@ mod tests {
         let game = hunt("juroku-musashi");
         let dir = temp_dir("damaged");
         Tablebase::build_in_folder(&game, &dir, 4, &mut Quiet::default()).unwrap();
-        // The build opened what it wrote: each level's bytes passed, and its note says so.
+        // The build noted each level it wrote (its checksums are of the bytes it wrote).
         let path = level_path(&dir, 4);
         assert!(path.with_extension("checked").is_file());
         assert!(Tablebase::open_levels(&game, &dir, 4).is_ok());

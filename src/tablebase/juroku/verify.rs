@@ -24,7 +24,8 @@ impl JurokuTable {
             let path = level_path(&self.dir, rebels);
             let note = path.with_extension("verified");
             // Read (and checksummed) even when it passed before: the bytes must still be those.
-            let here = [read_side(level, &path, GENERAL_SIDE)?, read_side(level, &path, REBELS_SIDE)?];
+            let here =
+                [read_side(game, level, &path, GENERAL_SIDE)?, read_side(game, level, &path, REBELS_SIDE)?];
             if let Some(n) = passed_before(&note, level) {
                 checked += n;
                 progress(rebels, n);
