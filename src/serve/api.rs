@@ -14,14 +14,14 @@
 //! | `GET /api/records/{id}` | one recorded game |
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::Json;
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::header;
+use axum::extract::{Path, Query, State};
+use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -63,9 +63,34 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/records", get(list_records))
         .route("/api/records/{id}", get(get_record))
         .fallback(|| async { ApiError::not_found("no such page") })
-        .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
+        .layer(axum::middleware::from_fn(body_within_deadline))
         .layer(axum::middleware::map_response(errors_as_json))
         .with_state(server)
+}
+
+/// The longest a client may take to send a request's body.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Reads the request body within [`BODY_TIMEOUT`] (408 past it, 413 past [`MAX_REQUEST_BYTES`]),
+/// then hands the request on with its body whole.
+async fn body_within_deadline(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let (parts, body) = request.into_parts();
+    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_REQUEST_BYTES)).await
+    {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            let message = format!("request body: larger than {MAX_REQUEST_BYTES} bytes, or cut short");
+            return ApiError { status: StatusCode::PAYLOAD_TOO_LARGE, message }.into_response();
+        }
+        Err(_) => {
+            let message = format!("request body: not received within {} s", BODY_TIMEOUT.as_secs());
+            return ApiError { status: StatusCode::REQUEST_TIMEOUT, message }.into_response();
+        }
+    };
+    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
 }
 
 /// Every error answers `{"error": …}`, also those axum writes itself in plain text or with no body (a

@@ -1,32 +1,28 @@
 //! `rebel-zero serve` running ([`run`]) and its connections: at most [`MAX_CONNECTIONS`] at once (one
 //! more waits in the listen queue until one closes), each closed when a request's headers (or the next
 //! request on a kept-alive connection) take longer than [`HEADER_TIMEOUT`], and a request body that
-//! takes longer than [`BODY_TIMEOUT`] to arrive answered 408. Half-open, idle and slow clients so
-//! cannot hold the server's memory or its connection slots.
+//! takes longer than [`api::BODY_TIMEOUT`] to arrive answered 408 (by the router). Half-open, idle and
+//! slow clients so cannot hold the server's memory or its connection slots.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::http::StatusCode;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use super::{ApiError, MAX_REQUEST_BYTES, ServeConfig, Server, api};
+use super::{ServeConfig, Server, api};
 
 /// Connections served at once.
 pub const MAX_CONNECTIONS: usize = 256;
 /// The longest a client may take to send a request's headers, or to start its next request.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
-/// The longest a client may take to send a request's body.
-pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves `app` on `listener` until `stop` completes.
 async fn serve(listener: TcpListener, app: Router, stop: impl Future<Output = ()>) -> std::io::Result<()> {
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    let app = app.layer(axum::middleware::from_fn(body_within_deadline));
     tokio::pin!(stop);
     loop {
         let slot = tokio::select! {
@@ -56,29 +52,6 @@ async fn serve(listener: TcpListener, app: Router, stop: impl Future<Output = ()
             drop(slot);
         });
     }
-}
-
-/// Reads the request body within [`BODY_TIMEOUT`] (408 past it, 413 past [`MAX_REQUEST_BYTES`]),
-/// then hands the request on with its body whole.
-async fn body_within_deadline(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::response::IntoResponse;
-    let (parts, body) = request.into_parts();
-    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_REQUEST_BYTES)).await
-    {
-        Ok(Ok(bytes)) => bytes,
-        Ok(Err(_)) => {
-            let message = format!("request body: larger than {MAX_REQUEST_BYTES} bytes, or cut short");
-            return ApiError { status: StatusCode::PAYLOAD_TOO_LARGE, message }.into_response();
-        }
-        Err(_) => {
-            let message = format!("request body: not received within {} s", BODY_TIMEOUT.as_secs());
-            return ApiError { status: StatusCode::REQUEST_TIMEOUT, message }.into_response();
-        }
-    };
-    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes))).await
 }
 
 /// Serves until Ctrl-C, printing the address it listens on first (`--port 0` picks a free port).
