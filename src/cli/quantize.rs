@@ -1,7 +1,8 @@
 //! `rebel-zero quantize`: writes a generation's 8-bit scales (`calibration.json`, calibrated on games
 //! the network plays itself) and, with `--check`, measures the 8-bit network against f32 on positions
 //! of recorded games (a study's `games.jsonl.gz`): how often the policy's top move agrees, and how far
-//! the value moves.
+//! the value moves. `--export` also writes the network and those positions as NumPy arrays, for the
+//! ONNX Runtime reference (`scripts/onnx_quantized.py`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -11,7 +12,10 @@ use rand::SeedableRng;
 
 use crate::game::{AnyGame, Playthrough, record::GameRecord};
 use crate::nn::evaluator::{encode_leaves, write_evaluations};
-use crate::nn::load::{CALIBRATION_GAMES, CALIBRATION_SIMULATIONS, calibrate_by_play, write_scales};
+use crate::nn::export::{Elements, write_network, write_npy};
+use crate::nn::load::{
+    CALIBRATION_GAMES, CALIBRATION_SIMULATIONS, CalibrationPositions, calibration_positions, write_scales,
+};
 use crate::nn::{Encoder, Inference, InferenceNet, NetGame, checkpoint::Checkpoint};
 use crate::search::{Evaluations, LeafBatch};
 
@@ -37,6 +41,11 @@ pub struct QuantizeArgs {
     /// Print the check as one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Also write the network (f32, batch norms folded), its calibration positions and the checked
+    /// positions with both networks' answers into this folder as NumPy arrays, for the ONNX Runtime
+    /// reference `scripts/onnx_quantized.py`.
+    #[arg(long, requires = "check")]
+    pub export: Option<PathBuf>,
 }
 
 pub fn run(args: &QuantizeArgs) -> anyhow::Result<()> {
@@ -73,14 +82,21 @@ fn quantize<G: NetGame>(
     if !crate::nn::int8::available() {
         eprintln!("note: this CPU lacks AVX-512 VNNI, so an 8-bit network runs in f32 here");
     }
-    let scales = calibrate_by_play(game, &full, args.games, args.sims, args.seed);
+    let calibration = calibration_positions(game, &full, args.games, args.sims, args.seed);
+    let scales = full.calibrate(&calibration.input, calibration.positions, &calibration.source);
     write_scales(checkpoint, &scales)?;
     eprintln!("{}: {}", checkpoint.file(crate::nn::load::CALIBRATION_FILE).display(), scales.source);
     if records.is_empty() {
         return Ok(());
     }
     let eight = full.quantized(&scales);
-    let agreement = check(checkpoint, records, &full, &eight, args)?;
+    let mut arrays = args.export.as_ref().map(|_| CheckArrays::default());
+    let agreement = check(checkpoint, records, &full, &eight, args, &mut arrays)?;
+    if let (Some(dir), Some(arrays)) = (&args.export, &arrays) {
+        export(dir, &full, &calibration, arrays, game.facts().action_count)
+            .map_err(|e| anyhow::anyhow!("--export {}: {e}", dir.display()))?;
+        eprintln!("{}: the network and {} positions, as NumPy arrays", dir.display(), agreement.positions);
+    }
     if args.json {
         super::common::print_json(&agreement.to_json())?;
     } else {
@@ -137,6 +153,7 @@ fn check(
     full: &InferenceNet,
     eight: &InferenceNet,
     args: &QuantizeArgs,
+    arrays: &mut Option<CheckArrays>,
 ) -> anyhow::Result<Agreement> {
     let mut agreement = Agreement::default();
     let mut games: BTreeMap<&str, AnyGame> = BTreeMap::new();
@@ -178,7 +195,8 @@ fn check(
             plies,
             full,
             eight,
-            &mut agreement
+            &mut agreement,
+            arrays
         ))?;
     }
     Ok(agreement)
@@ -192,6 +210,7 @@ fn compare<G: NetGame>(
     full: &InferenceNet,
     eight: &InferenceNet,
     agreement: &mut Agreement,
+    arrays: &mut Option<CheckArrays>,
 ) -> anyhow::Result<()> {
     let start = game
         .parse_position(&record.start)
@@ -210,15 +229,30 @@ fn compare<G: NetGame>(
     }
     let mut input = Vec::new();
     encode_leaves(&G::Encoder::for_game(game), game, &leaves, &mut input);
+    let actions = game.facts().action_count;
     let answers = |net: &InferenceNet| {
         let mut raw = Inference::default();
         net.infer(&input, leaves.len(), &mut raw);
         let mut out = Evaluations::default();
         out.prepare(&leaves);
-        write_evaluations(game, &leaves, &raw.policy, &raw.wdl, game.facts().action_count, &mut out);
-        out
+        write_evaluations(game, &leaves, &raw.policy, &raw.wdl, actions, &mut out);
+        (out, raw)
     };
-    let (a, b) = (answers(full), answers(eight));
+    let ((a, raw_full), (b, raw_eight)) = (answers(full), answers(eight));
+    if let Some(arrays) = arrays {
+        arrays.input.extend_from_slice(&input);
+        for leaf in 0..leaves.len() {
+            let legal = arrays.legal.len();
+            arrays.legal.resize(legal + actions, 0);
+            for &mv in leaves.moves(leaf) {
+                arrays.legal[legal + game.action_index(leaves.state(leaf), mv).get()] = 1;
+            }
+        }
+        for (kept, raw) in arrays.answers.iter_mut().zip([raw_full, raw_eight]) {
+            kept.policy.extend(raw.policy);
+            kept.wdl.extend(raw.wdl);
+        }
+    }
     for leaf in 0..leaves.len() {
         let range = leaves.range(leaf);
         let top = |priors: &[f32]| {
@@ -229,6 +263,48 @@ fn compare<G: NetGame>(
         let difference = f64::from((a.values[leaf] - b.values[leaf]).abs());
         agreement.value_difference_sum += difference;
         agreement.largest_value_difference = agreement.largest_value_difference.max(difference);
+    }
+    Ok(())
+}
+
+/// The checked positions, for `--export`: encoded end to end, their legal actions (1 where legal, per
+/// action index), and the raw answers of the f32 network (`answers[0]`) and the 8-bit one.
+#[derive(Default)]
+struct CheckArrays {
+    input: Vec<f32>,
+    legal: Vec<u8>,
+    answers: [Inference; 2],
+}
+
+/// Writes `--export`'s folder: `network.json` and the layers ([`write_network`]), `calibration.npy`
+/// and `positions.npy` (`[n, planes, height, width]`), `legal.npy` (`[n, actions]`, bytes), and
+/// `f32.policy.npy`, `f32.wdl.npy`, `int8.policy.npy`, `int8.wdl.npy` (logits; win/draw/loss).
+fn export(
+    dir: &std::path::Path,
+    full: &InferenceNet,
+    calibration: &CalibrationPositions,
+    arrays: &CheckArrays,
+    actions: usize,
+) -> std::io::Result<()> {
+    let shape = full.shape();
+    write_network(dir, &shape, &full.export_layers())?;
+    let (width, height) = shape.grid;
+    let planes = |n: usize| [n, shape.planes, height, width];
+    let n = arrays.legal.len() / actions;
+    write_npy(
+        &dir.join("calibration.npy"),
+        &planes(calibration.positions),
+        Elements::F32(&calibration.input),
+    )?;
+    write_npy(&dir.join("positions.npy"), &planes(n), Elements::F32(&arrays.input))?;
+    write_npy(&dir.join("legal.npy"), &[n, actions], Elements::U8(&arrays.legal))?;
+    for (precision, answers) in ["f32", "int8"].iter().zip(&arrays.answers) {
+        write_npy(
+            &dir.join(format!("{precision}.policy.npy")),
+            &[n, actions],
+            Elements::F32(&answers.policy),
+        )?;
+        write_npy(&dir.join(format!("{precision}.wdl.npy")), &[n, 3], Elements::F32(&answers.wdl))?;
     }
     Ok(())
 }

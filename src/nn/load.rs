@@ -63,6 +63,26 @@ pub fn calibrate_by_play<G: NetGame>(
     simulations: u32,
     seed: u64,
 ) -> Scales {
+    let calibration = calibration_positions(game, net, games, simulations, seed);
+    net.calibrate(&calibration.input, calibration.positions, &calibration.source)
+}
+
+/// The positions [`calibrate_by_play`] calibrates on, encoded end to end.
+pub struct CalibrationPositions {
+    pub input: Vec<f32>,
+    pub positions: usize,
+    /// Where they come from, in words.
+    pub source: String,
+}
+
+/// Every position of `games` games the network plays itself; see [`calibrate_by_play`].
+pub fn calibration_positions<G: NetGame>(
+    game: &G,
+    net: &InferenceNet,
+    games: usize,
+    simulations: u32,
+    seed: u64,
+) -> CalibrationPositions {
     use rand::SeedableRng;
     let encoder = G::Encoder::for_game(game);
     let mut input = Vec::new();
@@ -90,5 +110,5 @@ pub fn calibrate_by_play<G: NetGame>(
         "{positions} positions of {games} games the network played itself in f32 at {simulations} simulations (seed {seed}), {}",
         game.spec()
     );
-    net.calibrate(&input, positions, &source)
+    CalibrationPositions { input, positions, source }
 }

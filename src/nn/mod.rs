@@ -10,6 +10,7 @@ pub mod checkpoint;
 mod conv;
 pub mod encode;
 pub mod evaluator;
+pub mod export;
 pub mod inference;
 pub mod int8;
 mod kernels;

@@ -218,6 +218,7 @@ fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
     ]);
     assert!(played.status.success(), "{}", stderr(&played));
     let games_file = games.join("games.jsonl");
+    let export = dir.join("export");
     let output = run(&[
         "quantize",
         generation.to_str().unwrap(),
@@ -230,6 +231,8 @@ fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
         "--json",
         "--check",
         games_file.to_str().unwrap(),
+        "--export",
+        export.to_str().unwrap(),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let scales: serde_json::Value =
@@ -243,9 +246,11 @@ fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
     // Broken kernels or scales would scatter the top moves; f32 (no VNNI here) agrees exactly.
     assert!(check["top_move_agreement"].as_f64().unwrap() >= 0.8, "{check}");
     assert!(check["mean_value_difference"].as_f64().unwrap() < 0.1, "{check}");
+    assert_exported(&export, 40);
 
     for (args, needle) in [
         (vec!["quantize", "no/such/run"], "no/such/run"),
+        (vec!["quantize", generation.to_str().unwrap(), "--export", "x"], "--check"),
         (vec!["quantize", generation.to_str().unwrap(), "--positions", "0"], "--positions"),
         (
             vec!["quantize", generation.to_str().unwrap(), "--check", "no/such/games.jsonl"],
@@ -257,6 +262,44 @@ fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
         assert!(stderr(&output).contains(needle), "{args:?}: {}", stderr(&output));
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `quantize --export`'s folder for the sixteen-rebels network (b4c32, 12 planes on 5 × 7, 580
+/// actions) and `positions` checked positions: the layers in forward order, and arrays of the
+/// documented shapes, each position with a legal move.
+fn assert_exported(export: &std::path::Path, positions: usize) {
+    let index: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(export.join("network.json")).unwrap()).unwrap();
+    let names: Vec<&str> =
+        index["layers"].as_array().unwrap().iter().map(|l| l["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 1 + 2 * 4 + 2 + 3, "{names:?}");
+    assert_eq!(
+        (names[0], names[8], names[9], names[13]),
+        ("stem", "block3.second", "policy.conv", "value.out")
+    );
+    // An .npy file: magic, version, a little-endian header length, the header, then the values.
+    let read = |name: &str| {
+        let bytes = std::fs::read(export.join(name)).unwrap();
+        let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+        let header = String::from_utf8(bytes[10..10 + header_len].to_vec()).unwrap();
+        (header, bytes[10 + header_len..].to_vec())
+    };
+    for (name, shape, width) in [
+        ("positions.npy", format!("({positions}, 12, 7, 5)"), 4),
+        ("f32.policy.npy", format!("({positions}, 580)"), 4),
+        ("int8.wdl.npy", format!("({positions}, 3)"), 4),
+        ("legal.npy", format!("({positions}, 580)"), 1),
+        ("stem.weight.npy", "(32, 12, 3, 3)".to_string(), 4),
+        ("policy.out.weight.npy", "(70, 580)".to_string(), 4),
+    ] {
+        let (header, values) = read(name);
+        assert!(header.contains(&format!("'shape': {shape}")), "{name}: {header}");
+        let count: usize =
+            shape.trim_matches(['(', ')']).split(", ").map(|d| d.parse::<usize>().unwrap()).product();
+        assert_eq!(values.len(), count * width, "{name}");
+    }
+    let (_, legal) = read("legal.npy");
+    assert!(legal.chunks(580).all(|row| row.contains(&1)), "every checked position has a legal move");
 }
 
 /// An error is printed once, not once per layer that passed it on.
