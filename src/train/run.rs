@@ -24,7 +24,7 @@ use super::workers::{generation_jobs, self_play};
 use crate::game::Side;
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::int8::Scales;
-use crate::nn::load::CALIBRATION_FILE;
+use crate::nn::load::{CALIBRATION_FILE, read_scales};
 use crate::nn::{InferenceNet, NetGame, NetShape, Precision};
 use crate::seed::derive_seed;
 
@@ -118,6 +118,9 @@ pub(super) struct Run<'a, G: NetGame> {
     exact: Option<ExactValues>,
     /// Who plays the teacher games, while the run is in its bootstrap generations.
     teacher: Option<Teacher>,
+    /// The resumed generation's saved 8-bit scales: its first generation plays with them when the
+    /// checkpoint kept no replay window to calibrate on.
+    resumed_scales: Option<Scales>,
 }
 
 /// What one generation did, for its metrics and log line.
@@ -165,7 +168,7 @@ impl<'a, G: NetGame> Run<'a, G> {
         }
         let dir = config.run_dir();
         let mut replay = ReplayBuffer::new(config.replay.window_games);
-        let (learner, counters) = match start {
+        let (learner, counters, resumed_scales) = match start {
             Start::Fresh => {
                 if dir.join("latest").exists() {
                     bail!(
@@ -173,7 +176,7 @@ impl<'a, G: NetGame> Run<'a, G> {
                         dir.display()
                     );
                 }
-                (Learner::new(shape, &config.optimizer, config.run.seed), Counters::default())
+                (Learner::new(shape, &config.optimizer, config.run.seed), Counters::default(), None)
             }
             Start::Resume => resume(config, &games, shape, &dir, &mut replay)?,
         };
@@ -204,6 +207,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             taken: Vec::new(),
             exact,
             teacher,
+            resumed_scales,
             games,
             dir,
             learner,
@@ -337,7 +341,8 @@ impl<'a, G: NetGame> Run<'a, G> {
     }
 
     /// `net` as self-play runs it: in 8 bits when the config asks for it and the replay window has
-    /// positions to calibrate on (the first generation of a fresh run plays in f32).
+    /// positions to calibrate on, or the run resumed a generation with saved scales (the first
+    /// generation of a fresh run plays in f32).
     fn playing_net(&self, net: &InferenceNet) -> InferenceNet {
         match self.calibration(net) {
             Some(scales) => net.quantized(&scales),
@@ -347,10 +352,14 @@ impl<'a, G: NetGame> Run<'a, G> {
 
     /// The 8-bit scales of `net` on positions of the replay window, drawn by a generator of their own
     /// (seeded by the run and the generation) so that the learner's samples are the same at either
-    /// precision; none in f32 or while the window is empty.
+    /// precision; none in f32. While the window is empty no step has changed the network since the
+    /// run started, so a resumed generation's saved scales are its own.
     fn calibration(&self, net: &InferenceNet) -> Option<Scales> {
-        if self.config.selfplay.precision != Precision::Int8 || self.replay.positions() == 0 {
+        if self.config.selfplay.precision != Precision::Int8 {
             return None;
+        }
+        if self.replay.positions() == 0 {
+            return self.resumed_scales.clone();
         }
         let generation = self.counters.generation;
         let mut rng =
@@ -463,7 +472,7 @@ fn resume<G: NetGame>(
     shape: NetShape,
     dir: &Path,
     replay: &mut ReplayBuffer,
-) -> anyhow::Result<(Learner, Counters)> {
+) -> anyhow::Result<(Learner, Counters, Option<Scales>)> {
     let encoder = checkpoint::encoder_name(&games[0]);
     let saved = Checkpoint::open(dir).with_context(|| "nothing to resume")?;
     if saved.meta.shape != shape || saved.meta.encoder != encoder {
@@ -496,7 +505,7 @@ fn resume<G: NetGame>(
         saved.meta.counters.games,
         replay.games()
     );
-    Ok((learner, saved.meta.counters))
+    Ok((learner, saved.meta.counters, read_scales(&saved)))
 }
 
 /// Win and draw rates and length of a generation's games.

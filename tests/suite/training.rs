@@ -169,6 +169,37 @@ fn eight_bit_self_play_trains_and_saves_its_scales() {
     assert!(scales["source"].as_str().unwrap().contains("replay window"), "{scales}");
 }
 
+/// A resumed generation that kept no replay window (as the shipped sixteen-rebels one) plays its first
+/// generation in 8 bits on its saved scales, not in f32: the same resume without `calibration.json`
+/// plays other games. (Without VNNI both play in f32, and the same games.)
+#[test]
+fn a_resumed_generation_without_a_window_plays_in_eight_bits_on_its_saved_scales() {
+    let (config, run_dir) = smoke_setup(
+        "int8-resume",
+        &[("temperature_plies = 200", "temperature_plies = 200\nprecision = \"int8\"")],
+    );
+    let config = config.to_str().unwrap();
+    let output = run(&["train", config, "--quiet"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let saved = run_dir.join("gen-000002");
+    std::fs::remove_file(saved.join("replay.jsonl.gz")).unwrap();
+    let resume_once = || {
+        let _ = std::fs::remove_dir_all(run_dir.join("gen-000003"));
+        std::fs::write(run_dir.join("latest"), "gen-000002\n").unwrap();
+        let output = run(&["train", config, "--resume", "--generations", "3", "--quiet"]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        read_replay(&run_dir.join("gen-000003"))
+    };
+    let with_scales = resume_once();
+    std::fs::remove_file(saved.join("calibration.json")).unwrap();
+    let in_f32 = resume_once();
+    if rebel_zero::nn::int8::available() {
+        assert_ne!(with_scales, in_f32, "the first generation after the resume played in 8 bits");
+    } else {
+        assert_eq!(with_scales, in_f32);
+    }
+}
+
 /// `bootstrap.generations = 1`: rollout MCTS plays generation 1, so its games depend on the seed alone,
 /// not on the network; generation 2 is the network's self-play. Two runs whose networks differ show both.
 #[test]
