@@ -93,8 +93,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
                 "the position has {needed} Rebels, more than --up-to {most}: a table of at most {most} does not hold it"
             );
         }
+        // A question opens only the levels it reads (a position's Rebels never grow in number), so a
+        // level above them is neither read through for its checksum nor, if damaged, in the way;
+        // --verify and --levels are about the whole table.
+        let read_up_to = if args.verify || args.levels { most } else { needed };
         match (asked, args.build) {
-            (true, false) => open_or_build_levels(&game, &path, most, Some(needed))?,
+            (true, false) => open_or_build_levels(&game, &path, read_up_to, Some(needed))?,
             (true, true) => open_or_build_levels(&game, &path, needed, None)?,
             (false, _) => open_or_build_levels(&game, &path, most, None)?,
         }

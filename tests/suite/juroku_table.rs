@@ -178,6 +178,11 @@ fn a_small_table_verifies_and_damaged_or_missing_levels_are_named() {
         "{message}"
     );
     assert!(message.contains("rebel-zero solve juroku-musashi:capture=mandatory --table"), "{message}");
+    // A question of fewer Rebels opens only the levels it reads: the damaged level does not stop it.
+    let four = ["--position", "G:c3;R:a1,a2,a3,a4;r"];
+    let answered = run(&[&args[..], &four[..]].concat());
+    assert!(answered.status.success(), "{}", text(&answered.stderr));
+    assert!(text(&answered.stdout).contains("value: a "), "{}", text(&answered.stdout));
     bytes[at] ^= 0x01;
     std::fs::write(&level, &bytes).unwrap();
 
