@@ -429,56 +429,11 @@ fn gather(
     let s = &study.study;
     let (games, pairs): (Vec<&CellResult>, Vec<&CellResult>) =
         cells.iter().partition(|c| c.cell.opponent.is_none());
-    let summaries: Vec<CellSummary> = games
-        .iter()
-        .map(|c| {
-            let v = c.cell.variant;
-            summarize(
-                &c.cell.id,
-                &s.variants[v].name,
-                &study.labels[c.cell.skill],
-                study.side_names(v),
-                c.seconds,
-                &c.cell,
-                &c.stats,
-            )
-        })
-        .collect();
-    let pair_results: Vec<PairResult> = pairs
-        .iter()
-        .map(|c| {
-            let b = c.cell.opponent.as_ref().expect("a ratings cell").0;
-            let points: Vec<(u64, f64)> = pair_units(&c.stats)
-                .into_iter()
-                .enumerate()
-                .flat_map(|(k, unit)| unit.into_iter().map(move |p| (k as u64, p)))
-                .collect();
-            PairResult::of_games(c.cell.skill, b, &points)
-        })
-        .collect();
+    let summaries = cell_summaries(study, &games);
+    let pair_results: Vec<PairResult> = pairs.iter().map(|c| pair_result(c)).collect();
     let ratings = fit(study.labels.len(), &pair_results);
     let rungs = rung_infos(study, ratings.as_deref(), &judged);
-    let weak: Vec<Option<String>> = rungs.iter().map(|r| r.weak.clone()).collect();
-    let table_weak: Vec<Option<String>> = rungs.iter().map(|r| r.table_weak.clone()).collect();
-    let covered: Vec<bool> = study.games.iter().map(super::solve::covered).collect();
-    let evidence = Evidence {
-        study,
-        cells: games.iter().map(|c| (c.cell.id.clone(), c.stats.as_slice())).collect(),
-        pairs: pairs
-            .iter()
-            .map(|c| PairGames {
-                a: c.cell.skill,
-                b: c.cell.opponent.as_ref().expect("a ratings cell").0,
-                stats: &c.stats,
-            })
-            .collect(),
-        solver: &solver,
-        ratings: ratings.as_deref(),
-        weak: &weak,
-        table_weak: &table_weak,
-        covered: &covered,
-    };
-    let claims: Vec<ClaimResult> = judge_all(&evidence);
+    let claims = judge_claims(study, (&games, &pairs), &solver, ratings.as_deref(), &rungs);
     let compute_seconds =
         cells.iter().map(|c| c.seconds).sum::<f64>() + solver.iter().map(|r| r.seconds).sum::<f64>();
     StudyResults {
@@ -498,59 +453,127 @@ fn gather(
         threads: options.threads,
         run_seconds,
         compute_seconds,
-        skills: s
-            .skills
-            .iter()
-            .zip(&study.labels)
-            .zip(&study.agents)
-            .map(|((k, label), agent)| SkillInfo {
-                label: label.clone(),
-                agent: agent.to_string(),
-                games: k.games,
-                weights: weights_of(agent),
-            })
-            .collect(),
-        variants: s
-            .variants
-            .iter()
-            .enumerate()
-            .map(|(v, x)| VariantInfo {
-                name: x.name.clone(),
-                spec: with_game!(&study.games[v], |g| crate::game::Game::spec(g).to_string()),
-                sides: study.side_names(v).map(str::to_string),
-                opening: x.opening(&s.opening),
-                rules_file_sha256: crate::game::hunt::described::spec_path(&x.spec)
-                    .and_then(|path| crate::game::hunt::described::load(&path.to_string_lossy()).ok())
-                    .map(|described| described.sha256.clone()),
-            })
-            .collect(),
+        skills: skill_infos(study),
+        variants: variant_infos(study),
         comparisons: compare_variants(&summaries),
         cells: summaries,
         solver,
         rungs,
-        pairs: pairs
-            .iter()
-            .zip(&pair_results)
-            .map(|(c, p)| PairInfo {
-                id: c.cell.id.clone(),
-                spec: c.cell.spec.clone(),
-                a: study.labels[p.a].clone(),
-                b: study.labels[p.b].clone(),
-                agents: [
-                    c.cell.agent.clone(),
-                    c.cell.opponent.as_ref().map_or(String::new(), |o| o.1.clone()),
-                ],
-                games: c.stats.len() as u32,
-                points_a: pair_units(&c.stats).iter().flatten().sum(),
-                book: c.cell.book.clone(),
-                effective: p.games,
-                seed: c.cell.seed,
-                rules_print: c.cell.rules_print.clone(),
-                agent_print: c.cell.agent_print.clone(),
-            })
-            .collect(),
+        pairs: pairs.iter().zip(&pair_results).map(|(c, p)| pair_info(study, c, p)).collect(),
         claims,
         played,
+    }
+}
+
+/// Every claim read from the evidence: the cells (`games`: each rung playing itself; `pairs`: the
+/// cross-play), the exact values, the ratings, and which rungs stronger evidence shows wrong.
+fn judge_claims(
+    study: &LoadedStudy,
+    (games, pairs): (&[&CellResult], &[&CellResult]),
+    solver: &[SolverResult],
+    ratings: Option<&[Rating]>,
+    rungs: &[RungInfo],
+) -> Vec<ClaimResult> {
+    let weak: Vec<Option<String>> = rungs.iter().map(|r| r.weak.clone()).collect();
+    let table_weak: Vec<Option<String>> = rungs.iter().map(|r| r.table_weak.clone()).collect();
+    let covered: Vec<bool> = study.games.iter().map(super::solve::covered).collect();
+    let evidence = Evidence {
+        study,
+        cells: games.iter().map(|c| (c.cell.id.clone(), c.stats.as_slice())).collect(),
+        pairs: pairs
+            .iter()
+            .map(|c| PairGames {
+                a: c.cell.skill,
+                b: c.cell.opponent.as_ref().expect("a ratings cell").0,
+                stats: &c.stats,
+            })
+            .collect(),
+        solver,
+        ratings,
+        weak: &weak,
+        table_weak: &table_weak,
+        covered: &covered,
+    };
+    judge_all(&evidence)
+}
+
+/// The summaries of the cells in which each rung plays itself.
+fn cell_summaries(study: &LoadedStudy, games: &[&CellResult]) -> Vec<CellSummary> {
+    games
+        .iter()
+        .map(|c| {
+            let v = c.cell.variant;
+            summarize(
+                &c.cell.id,
+                &study.study.variants[v].name,
+                &study.labels[c.cell.skill],
+                study.side_names(v),
+                c.seconds,
+                &c.cell,
+                &c.stats,
+            )
+        })
+        .collect()
+}
+
+/// A cross-play cell's games as the ratings read them: rung `a`'s points, by pair of games.
+fn pair_result(cell: &CellResult) -> PairResult {
+    let b = cell.cell.opponent.as_ref().expect("a ratings cell").0;
+    let points: Vec<(u64, f64)> = pair_units(&cell.stats)
+        .into_iter()
+        .enumerate()
+        .flat_map(|(k, unit)| unit.into_iter().map(move |p| (k as u64, p)))
+        .collect();
+    PairResult::of_games(cell.cell.skill, b, &points)
+}
+
+fn skill_infos(study: &LoadedStudy) -> Vec<SkillInfo> {
+    study
+        .study
+        .skills
+        .iter()
+        .zip(&study.labels)
+        .zip(&study.agents)
+        .map(|((k, label), agent)| SkillInfo {
+            label: label.clone(),
+            agent: agent.to_string(),
+            games: k.games,
+            weights: weights_of(agent),
+        })
+        .collect()
+}
+
+fn variant_infos(study: &LoadedStudy) -> Vec<VariantInfo> {
+    let s = &study.study;
+    s.variants
+        .iter()
+        .enumerate()
+        .map(|(v, x)| VariantInfo {
+            name: x.name.clone(),
+            spec: with_game!(&study.games[v], |g| crate::game::Game::spec(g).to_string()),
+            sides: study.side_names(v).map(str::to_string),
+            opening: x.opening(&s.opening),
+            rules_file_sha256: crate::game::hunt::described::spec_path(&x.spec)
+                .and_then(|path| crate::game::hunt::described::load(&path.to_string_lossy()).ok())
+                .map(|described| described.sha256.clone()),
+        })
+        .collect()
+}
+
+fn pair_info(study: &LoadedStudy, c: &CellResult, p: &PairResult) -> PairInfo {
+    PairInfo {
+        id: c.cell.id.clone(),
+        spec: c.cell.spec.clone(),
+        a: study.labels[p.a].clone(),
+        b: study.labels[p.b].clone(),
+        agents: [c.cell.agent.clone(), c.cell.opponent.as_ref().map_or(String::new(), |o| o.1.clone())],
+        games: c.stats.len() as u32,
+        points_a: pair_units(&c.stats).iter().flatten().sum(),
+        book: c.cell.book.clone(),
+        effective: p.games,
+        seed: c.cell.seed,
+        rules_print: c.cell.rules_print.clone(),
+        agent_print: c.cell.agent_print.clone(),
     }
 }
 
