@@ -92,15 +92,16 @@ fn quantize<G: NetGame>(
     let eight = full.quantized(&scales);
     let mut arrays = args.export.as_ref().map(|_| CheckArrays::default());
     let agreement = check(checkpoint, records, &full, &eight, args, &mut arrays)?;
-    if let (Some(dir), Some(arrays)) = (&args.export, &arrays) {
-        export(dir, &full, &calibration, arrays, game.facts().action_count)
-            .map_err(|e| anyhow::anyhow!("--export {}: {e}", dir.display()))?;
-        eprintln!("{}: the network and {} positions, as NumPy arrays", dir.display(), agreement.positions);
-    }
+    // The measurement first: an export that fails loses nothing else.
     if args.json {
         super::common::print_json(&agreement.to_json())?;
     } else {
         agreement.print();
+    }
+    if let (Some(dir), Some(arrays)) = (&args.export, &arrays) {
+        export(dir, &full, &calibration, arrays, game.facts().action_count)
+            .map_err(|e| anyhow::anyhow!("--export {}: {e}", dir.display()))?;
+        eprintln!("{}: the network and {} positions, as NumPy arrays", dir.display(), agreement.positions);
     }
     Ok(())
 }

@@ -247,6 +247,17 @@ fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
     assert!(check["top_move_agreement"].as_f64().unwrap() >= 0.8, "{check}");
     assert!(check["mean_value_difference"].as_f64().unwrap() < 0.1, "{check}");
     assert_exported(&export, 40);
+    // A folder that cannot be made fails the run (exit 1) by name, after the measurement is printed.
+    let under_a_file = games_file.join("export");
+    let args = ["quantize", generation.to_str().unwrap(), "--games", "1", "--sims", "4", "--positions", "40"];
+    let check = ["--check", games_file.to_str().unwrap(), "--export", under_a_file.to_str().unwrap()];
+    let failed = run(&[&args[..], &check[..]].concat());
+    assert_eq!(failed.status.code(), Some(1), "{}", stderr(&failed));
+    assert!(
+        stderr(&failed).contains("--export") && stdout(&failed).contains("same top move"),
+        "{}",
+        stderr(&failed)
+    );
 
     for (args, needle) in [
         (vec!["quantize", "no/such/run"], "no/such/run"),
