@@ -189,7 +189,7 @@ pub struct InferenceNet {
 
 /// How a network computes its tower. f32 is the default everywhere: 8 bits run 2.3–2.9× faster but do
 /// not meet the accuracy bar on the shipped networks (the policy's top move as f32's in ≥ 99% of study
-/// positions; they agree in 92–97%, and ONNX Runtime's quantizer on the same weights in 74–96%,
+/// positions; they agree in 92–97%, and ONNX Runtime's quantizer on the same weights in 71–96%,
 /// docs/BENCHMARKS.md), so they are asked for by name.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -343,6 +343,11 @@ impl InferenceNet {
         layers.push(self.value_hidden.exported_dense("value.hidden"));
         layers.push(self.value_out.exported_dense("value.out"));
         layers
+    }
+
+    /// Whether `scales` are for this network: one per convolution that runs in 8 bits.
+    pub fn fits(&self, scales: &int8::Scales) -> bool {
+        scales.inputs.len() == self.convolutions()
     }
 
     /// The 3 × 3 convolutions that may run in 8 bits: the stem, the tower's, and a per-cell policy
@@ -717,6 +722,8 @@ mod tests {
             (0..positions * per_position).map(|i| if (i * 7919) % 5 < 2 { 1.0 } else { 0.0 }).collect();
         let (calibration, test) = input.split_at(32 * per_position);
         let scales = net.calibrate(calibration, 32, "test positions");
+        assert!(net.fits(&scales));
+        assert!(!net.fits(&int8::Scales { inputs: vec![1.0; 2], source: String::new() }), "3 convolutions");
         let quantized = net.quantized(&scales);
         let (mut exact, mut eight) = (Inference::default(), Inference::default());
         net.infer(test, 32, &mut exact);
