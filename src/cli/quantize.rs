@@ -87,6 +87,9 @@ fn quantize<G: NetGame>(
     write_scales(checkpoint, &scales)?;
     eprintln!("{}: {}", checkpoint.file(crate::nn::load::CALIBRATION_FILE).display(), scales.source);
     if records.is_empty() {
+        if !args.check.is_empty() {
+            super::common::usage_bail!("the games files given to --check hold no games");
+        }
         return Ok(());
     }
     let eight = full.quantized(&scales);

@@ -37,7 +37,10 @@ pub fn write_npy(path: &Path, shape: &[usize], values: Elements) -> std::io::Res
         Elements::F32(v) => ("<f4", v.len()),
         Elements::U8(v) => ("|u1", v.len()),
     };
-    assert_eq!(shape.iter().product::<usize>(), len, "{}: values fill the shape", path.display());
+    if shape.iter().product::<usize>() != len {
+        let problem = format!("{len} values do not fill the shape {shape:?}");
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, problem));
+    }
     let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
     let dims = if dims.len() == 1 { format!("{},", dims[0]) } else { dims.join(", ") };
     let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': ({dims}), }}");

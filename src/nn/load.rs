@@ -32,7 +32,7 @@ pub fn load_for_inference<G: NetGame>(
     Ok(match precision {
         Precision::F32 => net,
         Precision::Int8 => {
-            let scales = read_scales(&checkpoint).unwrap_or_else(|| {
+            let scales = read_scales(&checkpoint).filter(|scales| net.fits(scales)).unwrap_or_else(|| {
                 calibrate_by_play(game, &net, CALIBRATION_GAMES, CALIBRATION_SIMULATIONS, 1)
             });
             net.quantized(&scales)
@@ -40,7 +40,8 @@ pub fn load_for_inference<G: NetGame>(
     })
 }
 
-/// The scales saved beside a generation's weights, if any (and well formed).
+/// The scales saved beside a generation's weights, if any (and well formed; whether they fit the
+/// network is [`InferenceNet::fits`]).
 pub fn read_scales(checkpoint: &Checkpoint) -> Option<Scales> {
     let text = std::fs::read_to_string(checkpoint.file(CALIBRATION_FILE)).ok()?;
     serde_json::from_str(&text).ok()

@@ -95,7 +95,8 @@ pub struct SelfPlayConfig {
     /// equals would teach it only that every position is lost. Empty: off.
     pub stray_side: String,
     /// The precision self-play and evaluation run the network at: `int8` (the tower in 8 bits,
-    /// calibrated on the replay window, where the CPU has VNNI) or `f32`. The learner is f32 either way.
+    /// calibrated on the replay window, or on a resumed generation's saved scales while the window is
+    /// empty, where the CPU has VNNI) or `f32`. The learner is f32 either way.
     pub precision: Precision,
 }
 

@@ -359,7 +359,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             return None;
         }
         if self.replay.positions() == 0 {
-            return self.resumed_scales.clone();
+            return self.resumed_scales.clone().filter(|scales| net.fits(scales));
         }
         let generation = self.counters.generation;
         let mut rng =

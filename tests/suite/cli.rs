@@ -259,8 +259,11 @@ fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
         stderr(&failed)
     );
 
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
     for (args, needle) in [
         (vec!["quantize", "no/such/run"], "no/such/run"),
+        (vec!["quantize", generation.to_str().unwrap(), "--check", empty.to_str().unwrap()], "hold no games"),
         (vec!["quantize", generation.to_str().unwrap(), "--export", "x"], "--check"),
         (vec!["quantize", generation.to_str().unwrap(), "--positions", "0"], "--positions"),
         (

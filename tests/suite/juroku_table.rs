@@ -178,6 +178,7 @@ fn a_small_table_verifies_and_damaged_or_missing_levels_are_named() {
         "{message}"
     );
     assert!(message.contains("rebel-zero solve juroku-musashi:capture=mandatory --table"), "{message}");
+    assert!(message.contains("--up-to 5` to build the level again"), "{message}");
     // A question of fewer Rebels opens only the levels it reads: the damaged level does not stop it.
     let four = ["--position", "G:c3;R:a1,a2,a3,a4;r"];
     let answered = run(&[&args[..], &four[..]].concat());

@@ -336,7 +336,9 @@ fn open_level(game: &HuntGame, dir: &Path, rebels: u32) -> Result<Option<LevelFi
 }
 
 /// What a level's `.checked` note says: the file, by length and modification time, whose bytes
-/// matched the header's checksums. A level is read through again only when its file has changed.
+/// matched the header's checksums (read through on a first open, or written so by the build, which
+/// took the checksums from the bytes it wrote). A level is read through again only when its file has
+/// changed.
 #[derive(Serialize, Deserialize, PartialEq)]
 struct Checked {
     checksums: [String; 2],
@@ -403,11 +405,11 @@ fn check_side(
     Err(TableFileError::Malformed {
         path: path.to_path_buf(),
         problem: format!(
-            "the level of {} Rebels does not match its checksum: the file is damaged (remove it and run \
-             `rebel-zero solve {} --table {}` to build the level again)",
-            level.header.rebels,
+            "the level of {rebels} Rebels does not match its checksum: the file is damaged (remove it and run \
+             `rebel-zero solve {} --table '{}' --up-to {rebels}` to build the level again)",
             game.spec(),
-            path.parent().unwrap_or(Path::new(".")).display()
+            path.parent().unwrap_or(Path::new(".")).display(),
+            rebels = level.header.rebels,
         ),
     })
 }
