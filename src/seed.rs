@@ -12,6 +12,12 @@ pub fn derive_seed(base: u64, stream: u64) -> u64 {
     mix(base ^ mix(stream))
 }
 
+/// FNV-1a, a stable 64-bit hash of a name: the stream of a seed derived from a name (a study's cell,
+/// a variant's book), and a short digest.
+pub fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::derive_seed;

@@ -44,7 +44,7 @@ pub struct GameStats {
 
 /// A stable hash of a sequence of moves.
 fn moves_key(moves: &[String]) -> u64 {
-    super::schedule::fnv1a(&moves.join(" "))
+    crate::seed::fnv1a(&moves.join(" "))
 }
 
 /// Replays a record and measures it.

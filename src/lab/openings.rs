@@ -21,13 +21,12 @@ use std::path::{Path, PathBuf};
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use super::schedule::fnv1a;
 use super::study::LoadedStudy;
 use crate::agents::AgentSpec;
 use crate::game::hunt::HuntGame;
 use crate::game::{AnyGame, Game, Playthrough};
 use crate::nn::NetGame;
-use crate::seed::derive_seed;
+use crate::seed::{derive_seed, fnv1a};
 use crate::tablebase::shared_table;
 use crate::tablebase::{CachedTable, Tablebase, Verdict, cached_table};
 use crate::with_game;

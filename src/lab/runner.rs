@@ -18,13 +18,13 @@ use super::compare::{Comparison, compare_variants};
 use super::fingerprint;
 use super::openings::{Book, book};
 use super::ratings::{PairResult, Rating, fit};
-use super::schedule::{Cell, Prints, fnv1a, schedule};
+use super::schedule::{Cell, Prints, schedule};
 use super::solve::{judge_rungs, solve_start, table_value};
 use super::stats::{Z95, wilson};
 use super::store::{CellResult, SolverResult, load, load_cell, save, save_cell, solver_path};
 use super::study::{EvidenceKind, LoadedStudy, Quantity};
 use crate::agents::{BookOpenings, MatchSettings, run_match};
-use crate::seed::derive_seed;
+use crate::seed::{derive_seed, fnv1a};
 use crate::with_game;
 
 /// A rung whose games give up a forced result this often (lower end of the 95% interval) is shown
@@ -209,7 +209,7 @@ pub fn run_study(
     let clock = Instant::now();
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
     progress.note("fingerprinting the rules and agents");
-    let prints = Prints::of(study)?;
+    let prints = prints(study)?;
     let cells = schedule(study, &prints);
     let previous: Option<StudyResults> = load(&out.join("results.json"));
     let report = out.display().to_string();
@@ -289,7 +289,7 @@ fn play_missing(
 /// per cell hands out (`balance --list-cells`). Their books are made first (the openings every cell
 /// shares), so that the cells can be played anywhere.
 pub fn missing_cells(study: &LoadedStudy, out: &Path) -> anyhow::Result<Vec<Cell>> {
-    let prints = Prints::of(study)?;
+    let prints = prints(study)?;
     let cells = schedule(study, &prints);
     for v in 0..study.games.len() {
         let openings = cells.iter().filter(|c| c.variant == v).map(|c| c.openings_for(c.games)).max();
@@ -311,7 +311,7 @@ pub fn run_cell(
     threads: usize,
     progress: &dyn Progress,
 ) -> anyhow::Result<bool> {
-    let prints = Prints::of(study)?;
+    let prints = prints(study)?;
     let cells = schedule(study, &prints);
     let Some(cell) = cells.iter().find(|c| c.id == id) else {
         let ids: Vec<&str> = cells.iter().map(|c| c.id.as_str()).collect();
@@ -400,6 +400,22 @@ fn run_solver(study: &LoadedStudy, out: &Path, progress: &dyn Progress) -> anyho
         results.push(result);
     }
     Ok(results)
+}
+
+/// The behaviour fingerprints of `study`: every variant's rules and book key ([`super::openings::key`])
+/// and every rung's agent on every variant.
+pub fn prints(study: &LoadedStudy) -> anyhow::Result<Prints> {
+    let rules = study.games.iter().map(fingerprint::rules).collect();
+    let books =
+        (0..study.games.len()).map(|v| super::openings::key(study, v)).collect::<anyhow::Result<Vec<_>>>()?;
+    let agents = study
+        .games
+        .iter()
+        .map(|game| {
+            study.agents.iter().map(|a| fingerprint::agent(a, game)).collect::<anyhow::Result<Vec<_>>>()
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Prints { rules, books, agents })
 }
 
 /// Whether a claim reads how the table of variant `v` divides by piece count (a rate among games
@@ -664,7 +680,7 @@ pub struct Stale {
 /// now must be in the report, played under the same rules, agents and openings (their fingerprints
 /// computed again), and every cell of the report must still be scheduled.
 pub fn check(study: &LoadedStudy, results: &StudyResults) -> anyhow::Result<Vec<Stale>> {
-    let prints = Prints::of(study)?;
+    let prints = prints(study)?;
     let scheduled = schedule(study, &prints);
     let played: BTreeMap<&str, (&str, &str, &str)> = results
         .cells

@@ -15,10 +15,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fingerprint;
 use super::study::LoadedStudy;
 use crate::game::Game;
-use crate::seed::derive_seed;
+use crate::seed::{derive_seed, fnv1a};
 use crate::with_game;
 
 /// One match of the study and everything that determines its games.
@@ -75,7 +74,7 @@ pub fn cell_id(variant: &str, skill: &str) -> String {
 }
 
 /// The behaviour fingerprints of every variant's rules and book and every rung's agent on every
-/// variant.
+/// variant ([`super::runner::prints`]).
 pub struct Prints {
     pub rules: Vec<String>,
     /// The key of each variant's book ([`super::openings::key`]).
@@ -85,21 +84,6 @@ pub struct Prints {
 }
 
 impl Prints {
-    pub fn of(study: &LoadedStudy) -> anyhow::Result<Prints> {
-        let rules = study.games.iter().map(fingerprint::rules).collect();
-        let books = (0..study.games.len())
-            .map(|v| super::openings::key(study, v))
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let agents = study
-            .games
-            .iter()
-            .map(|game| {
-                study.agents.iter().map(|a| fingerprint::agent(a, game)).collect::<anyhow::Result<Vec<_>>>()
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        Ok(Prints { rules, books, agents })
-    }
-
     fn book(&self, study: &LoadedStudy, variant: usize) -> String {
         if study.opening_plies(variant) == 0 {
             String::new()
@@ -164,11 +148,6 @@ pub fn schedule(study: &LoadedStudy, prints: &Prints) -> Vec<Cell> {
     cells
 }
 
-/// FNV-1a, a stable 64-bit hash of a name.
-pub fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,7 +176,7 @@ variant = "g"
 games = 4
 "#;
         let study = Study::from_text(text).unwrap();
-        let cells = schedule(&study, &Prints::of(&study).unwrap());
+        let cells = schedule(&study, &crate::lab::runner::prints(&study).unwrap());
         let ids: Vec<&str> = cells.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["g@random", "g@m8", "r@random", "r@m8", "ratings@random-vs-m8"]);
         assert_eq!(cells[3].spec, "sixteen-rebels:first=rebels");
@@ -215,7 +194,7 @@ games = 4
                 .replace("variant = \"g\"", "variant = \"r\""),
         )
         .unwrap();
-        let alone = schedule(&alone, &Prints::of(&alone).unwrap());
+        let alone = schedule(&alone, &crate::lab::runner::prints(&alone).unwrap());
         assert_eq!(alone[1].seed, cells[3].seed);
         assert_ne!(cells[0].seed, cells[2].seed);
     }

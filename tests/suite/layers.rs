@@ -24,7 +24,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "game::registry",
     ],
     &["serve", "serve::games", "serve::position"],
-    &["lab::analysis", "lab::openings", "lab::schedule", "lab::store"],
     &["lab::amendments", "lab::claims", "lab::claims::read", "lab::claims::rules", "lab::runner"],
 ];
 

@@ -29,11 +29,12 @@ use serde::{Deserialize, Serialize};
 use super::analysis::GameStats;
 use super::decide::{Side, Strength, games_to_decide, power_quantile};
 use super::ratings::Rating;
-use super::schedule::{cell_id, fnv1a};
+use super::schedule::cell_id;
 use super::sequential::{Design, follow};
 use super::stats::{ALPHA, holm, normal_quantile};
 use super::store::SolverResult;
 use super::study::{Amendment, Claim, ClaimTest, EvidenceKind, Ladder, LoadedStudy, Measure};
+use crate::seed::fnv1a;
 use read::Measured;
 use rules::{Plan, Test};
 
