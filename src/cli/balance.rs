@@ -169,7 +169,7 @@ fn check(dir: &std::path::Path) -> anyhow::Result<()> {
         .map_err(|e| anyhow::anyhow!("{} is not a study's results.json: {e}", path.display()))?;
     let study = study_of(&results)?;
     let stale = crate::lab::runner::check(&study, &results)?;
-    let unamended = crate::lab::amendments::check(&study, &results);
+    let unamended = crate::lab::amendments::check(&study, &results.claims);
     // The committed games must be the report's: a referee recomputes the report from them.
     let games_file = dir.join("games.jsonl.gz");
     let unmatched = match crate::game::read_records(&games_file) {

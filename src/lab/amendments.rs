@@ -4,27 +4,12 @@
 //! and every later report carries the list. A claim that changed with no amendment is refused, by the
 //! run that would replace the report and by `balance --check` on a committed study.
 //!
-//! What a claim reads and how it decides is fingerprinted ([`claim_print`]): its definition, test,
-//! proof, sequential looks and lab-reading note; its quote and attribution are not part of it.
-
-use sha2::{Digest, Sha256};
+//! What a claim reads and how it decides is fingerprinted ([`super::study::Claim::print`]): its
+//! definition, test, proof, sequential looks and lab-reading note; its quote and attribution are not
+//! part of it.
 
 use super::claims::ClaimResult;
-use super::runner::StudyResults;
-use super::study::{Amendment, Claim, LoadedStudy};
-
-/// A fingerprint of a claim's reading, rule and evidence.
-pub fn claim_print(claim: &Claim) -> String {
-    let what = serde_json::json!({
-        "definition": claim.definition.trim(),
-        "test": claim.test,
-        "exact": claim.exact,
-        "sequential": claim.sequential,
-        "lab_reading": claim.lab_reading,
-    });
-    let digest = Sha256::digest(what.to_string().as_bytes());
-    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
-}
+use super::study::{Amendment, LoadedStudy};
 
 fn same(a: &Amendment, b: &Amendment) -> bool {
     a.claim == b.claim && a.date == b.date && a.reason.trim() == b.reason.trim()
@@ -40,17 +25,18 @@ pub struct Unamended {
     pub report: String,
 }
 
-/// Refuses a run that would replace a report in which a claim read otherwise, unless the study file
-/// files an amendment for it that the report does not yet carry (checked before any game is played).
+/// Refuses a run that would replace a report in which a claim read otherwise (`previous`: that
+/// report's claims), unless the study file files an amendment for it that the report does not yet
+/// carry (checked before any game is played).
 pub fn refuse_unamended(
     study: &LoadedStudy,
-    previous: Option<&StudyResults>,
+    previous: Option<&[ClaimResult]>,
     report: &str,
 ) -> Result<(), Unamended> {
     let Some(previous) = previous else { return Ok(()) };
     for claim in &study.study.claims {
-        let Some(before) = previous.claims.iter().find(|c| c.id == claim.id) else { continue };
-        let changed = !before.print.is_empty() && before.print != claim_print(claim);
+        let Some(before) = previous.iter().find(|c| c.id == claim.id) else { continue };
+        let changed = !before.print.is_empty() && before.print != claim.print();
         let amended = study
             .study
             .amendments
@@ -63,12 +49,12 @@ pub fn refuse_unamended(
     Ok(())
 }
 
-/// Puts each claim's amendments on its result: those the previous report (`previous`, the one this run
-/// replaces) recorded and the study file still files, and those the study file adds, each new one with
-/// the verdict the claim had in the previous report.
-pub fn record(study: &LoadedStudy, previous: Option<&StudyResults>, claims: &mut [ClaimResult]) {
+/// Puts each claim's amendments on its result: those the previous report (`previous`: the claims of
+/// the one this run replaces) recorded and the study file still files, and those the study file adds,
+/// each new one with the verdict the claim had in the previous report.
+pub fn record(study: &LoadedStudy, previous: Option<&[ClaimResult]>, claims: &mut [ClaimResult]) {
     for result in claims.iter_mut() {
-        let before = previous.and_then(|p| p.claims.iter().find(|c| c.id == result.id));
+        let before = previous.and_then(|p| p.iter().find(|c| c.id == result.id));
         let recorded: &[Amendment] = before.map_or(&[], |b| b.amendments.as_slice());
         let filed: Vec<&Amendment> = study.study.amendments.iter().filter(|a| a.claim == result.id).collect();
         let mut list: Vec<Amendment> = Vec::new();
@@ -84,13 +70,14 @@ pub fn record(study: &LoadedStudy, previous: Option<&StudyResults>, claims: &mut
     }
 }
 
-/// What `balance --check` finds wrong with a committed report's claims against its study file: a claim
-/// that reads differently with no amendment, an amendment not yet applied, one taken off the record.
-pub fn check(study: &LoadedStudy, results: &StudyResults) -> Vec<String> {
+/// What `balance --check` finds wrong with a committed report's claims (`reported`) against its study
+/// file: a claim that reads differently with no amendment, an amendment not yet applied, one taken off
+/// the record.
+pub fn check(study: &LoadedStudy, reported: &[ClaimResult]) -> Vec<String> {
     let mut problems = Vec::new();
     for claim in &study.study.claims {
-        let print = claim_print(claim);
-        let Some(reported) = results.claims.iter().find(|c| c.id == claim.id) else {
+        let print = claim.print();
+        let Some(reported) = reported.iter().find(|c| c.id == claim.id) else {
             problems.push(format!(
                 "claim {} is in the study file but not in the report: play the study again",
                 claim.id

@@ -213,7 +213,7 @@ pub fn run_study(
     let cells = schedule(study, &prints);
     let previous: Option<StudyResults> = load(&out.join("results.json"));
     let report = out.display().to_string();
-    super::amendments::refuse_unamended(study, previous.as_ref(), &report)?;
+    super::amendments::refuse_unamended(study, previous.as_ref().map(|p| p.claims.as_slice()), &report)?;
     let mut done: Vec<CellResult> =
         cells.iter().map(|c| load_cell(out, c).unwrap_or_else(|| empty(c))).collect();
     let mut wanted: BTreeMap<String, u32> = cells.iter().map(|c| (c.id.clone(), c.games)).collect();
@@ -236,7 +236,11 @@ pub fn run_study(
             }
         }
         if !grew {
-            super::amendments::record(study, previous.as_ref(), &mut results.claims);
+            super::amendments::record(
+                study,
+                previous.as_ref().map(|p| p.claims.as_slice()),
+                &mut results.claims,
+            );
             return Ok(Finished { results, cells: done });
         }
         progress.note("a sequential claim is undecided: growing its cells for the next look");

@@ -207,6 +207,24 @@ pub struct Claim {
     pub sequential: Option<Vec<f64>>,
 }
 
+impl Claim {
+    /// A fingerprint of the claim's reading, rule and evidence: its definition, test, proof, sequential
+    /// looks and lab-reading note, not its quote or attribution. A changed print is an amendment
+    /// ([`super::amendments`]).
+    pub fn print(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let what = serde_json::json!({
+            "definition": self.definition.trim(),
+            "test": self.test,
+            "exact": self.exact,
+            "sequential": self.sequential,
+            "lab_reading": self.lab_reading,
+        });
+        let digest = Sha256::digest(what.to_string().as_bytes());
+        digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+    }
+}
+
 /// The start of `variant` is a forced win for `winner` (a side name, or `draw`), within `max_plies`
 /// plies when given.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]

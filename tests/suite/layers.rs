@@ -24,7 +24,7 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "game::registry",
     ],
     &["serve", "serve::games", "serve::position"],
-    &["lab::amendments", "lab::claims", "lab::claims::read", "lab::claims::rules", "lab::runner"],
+    &["lab::claims", "lab::claims::read", "lab::claims::rules"],
 ];
 
 /// Every module of `src/` (`game::hunt`, `tablebase`, …) with its source, `#[cfg(test)] mod tests`

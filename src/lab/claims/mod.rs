@@ -372,7 +372,7 @@ fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
         verdict: Verdict::Inconclusive,
         evidence: None,
         note: None,
-        print: super::amendments::claim_print(claim),
+        print: claim.print(),
         amendments: Vec::new(),
     }
 }
