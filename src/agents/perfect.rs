@@ -1,6 +1,6 @@
-//! The perfect agent: plays a hunt game the tables solve by its tablebase ([`crate::tablebase::play`]
-//! ranks the moves): the shortest forced win, else a draw, else the longest loss, counting the game's
-//! own draws. Equal moves are drawn by lot.
+//! The perfect agent: plays a hunt game the tables solve by its tablebase
+//! ([`crate::tablebase::ranked_moves`] ranks the moves): the shortest forced win, else a draw, else the
+//! longest loss, counting the game's own draws. Equal moves are drawn by lot.
 
 use std::path::PathBuf;
 use std::sync::Arc;

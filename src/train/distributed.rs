@@ -2,7 +2,7 @@
 //! (`rebel-zero selfplay`) and written as game files, which a learner elsewhere ingests in place of its
 //! own self-play (`rebel-zero train --learner DIR`). scripts/ray/train.py runs both on Ray.
 //!
-//! A game file holds the replay window's lines (one [`SavedGame`] as JSON per line) and is written
+//! A game file holds the replay window's lines (one [`super::replay::SavedGame`] as JSON per line) and is written
 //! atomically, so the learner never reads half a file. The learner takes whole files in name order
 //! and deletes them only after the generation they trained is saved: a learner killed at any moment
 //! takes the same files again when it resumes, and loses no games.

@@ -53,7 +53,7 @@ pub struct TrainSummary {
 
 /// Trains as `config` says, from scratch or from the run's last checkpoint. With `incoming`, the
 /// process is a learner only: its games come from the files self-play processes write there
-/// ([`distributed`]) instead of its own self-play.
+/// ([`super::distributed`]) instead of its own self-play.
 pub fn train(
     config: &TrainConfig,
     start: Start,

@@ -8,9 +8,9 @@
 //! move has of the piece that just moved onto a square it attacks.
 //!
 //! The evaluation is linear in its weights: [`features`] lists each term's count for White less
-//! Black's, and the score is their dot product with the weights, so Texel's tuning
-//! ([`crate::cli::tune`]) fits the weights to game results by gradient descent. The weights live in
-//! `configs/eval/chess.toml` (embedded in the binary).
+//! Black's, and the score is their dot product with the weights, so Texel's tuning (`rebel-zero
+//! tune`, src/cli/tune.rs) fits the weights to game results by gradient descent. The weights live
+//! in `configs/eval/chess.toml` (embedded in the binary).
 
 use serde::{Deserialize, Serialize};
 
