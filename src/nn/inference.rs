@@ -156,6 +156,32 @@ impl Affine {
     }
 }
 
+/// How the dense policy layer's input rows are ordered: burn (and ONNX) flatten `[channels, cells]`,
+/// row `c · cells + cell`; our channels-last activations `[cells, channels]`, row `cell · channels + c`.
+#[derive(Clone, Copy)]
+enum Flattening {
+    ChannelMajor,
+    CellMajor,
+}
+
+/// The dense policy layer's weight rows (each `rows.len() / (cells · channels)` wide), reordered from
+/// the other flattening into `to`.
+fn reorder_policy_rows(rows: &[f32], cells: usize, channels: usize, to: Flattening) -> Vec<f32> {
+    let width = rows.len() / (cells * channels);
+    let mut out = vec![0.0; rows.len()];
+    for cell in 0..cells {
+        for c in 0..channels {
+            let (cell_major, channel_major) = (cell * channels + c, c * cells + cell);
+            let (into, from) = match to {
+                Flattening::CellMajor => (cell_major, channel_major),
+                Flattening::ChannelMajor => (channel_major, cell_major),
+            };
+            out[into * width..(into + 1) * width].copy_from_slice(&rows[from * width..(from + 1) * width]);
+        }
+    }
+    out
+}
+
 pub(super) fn to_vec<const D: usize>(tensor: Tensor<D>) -> Vec<f32> {
     tensor.into_data().convert::<f32>().try_into_vec::<f32>().expect("f32 data converts to f32")
 }
@@ -249,16 +275,7 @@ impl InferenceNet {
             (Some(dense), _) => {
                 let conv = conv_norm(&net.policy_conv);
                 let mut out = Affine::linear(dense);
-                // burn flattens `[channels, cells]`; our activations are `[cells, channels]`.
-                let (channels, actions) = (conv.outputs, out.outputs);
-                let burn_rows = out.weights.clone();
-                for cell in 0..cells {
-                    for c in 0..channels {
-                        let (ours, theirs) = (cell * channels + c, c * cells + cell);
-                        out.weights[ours * actions..(ours + 1) * actions]
-                            .copy_from_slice(&burn_rows[theirs * actions..(theirs + 1) * actions]);
-                    }
-                }
+                out.weights = reorder_policy_rows(&out.weights, cells, conv.outputs, Flattening::CellMajor);
                 PolicyLayers::Dense { conv, out }
             }
             (None, Some(cell_logits)) => PolicyLayers::PerCell {
@@ -322,16 +339,10 @@ impl InferenceNet {
         match &self.policy {
             PolicyLayers::Dense { conv, out } => {
                 layers.push(conv.exported("policy.conv"));
-                // Back from our cell-major rows to the channel-major flattening of `[channels, h, w]`.
                 let mut dense = out.exported_dense("policy.out");
-                let (cells, channels, actions) = (self.board.neighbours.cells, conv.outputs, out.outputs);
-                for cell in 0..cells {
-                    for c in 0..channels {
-                        let (ours, theirs) = (cell * channels + c, c * cells + cell);
-                        dense.weight[theirs * actions..(theirs + 1) * actions]
-                            .copy_from_slice(&out.weights[ours * actions..(ours + 1) * actions]);
-                    }
-                }
+                let cells = self.board.neighbours.cells;
+                dense.weight =
+                    reorder_policy_rows(&out.weights, cells, conv.outputs, Flattening::ChannelMajor);
                 layers.push(dense);
             }
             PolicyLayers::PerCell { conv, cells } => {
