@@ -24,7 +24,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "game::registry",
     ],
     &["serve", "serve::games", "serve::position"],
-    &["lab::claims", "lab::claims::read", "lab::claims::rules"],
 ];
 
 /// Every module of `src/` (`game::hunt`, `tablebase`, …) with its source, `#[cfg(test)] mod tests`
@@ -70,7 +69,8 @@ fn paths_after(code: &str, prefix: &str) -> Vec<String> {
     let mut paths = Vec::new();
     let mut rest = code;
     while let Some(at) = rest.find(prefix) {
-        let before = rest[..at].chars().next_back();
+        // What comes before, in the whole code: the second `super::` of `super::super::` is not a path.
+        let before = code[..code.len() - rest.len() + at].chars().next_back();
         rest = &rest[at + prefix.len()..];
         if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
             continue;
@@ -137,18 +137,28 @@ fn module_of(path: &str, modules: &BTreeMap<String, (String, bool)>) -> Option<S
     (1..=parts.len()).rev().map(|n| parts[..n].join("::")).find(|m| modules.contains_key(m))
 }
 
+/// The path `super::PATH` names, read in `module`: each further `super::` goes one module higher.
+fn above(module: &str, path: &str) -> String {
+    let mut base: Vec<&str> = module.split("::").collect();
+    base.pop();
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("super::") {
+        base.pop();
+        path = rest;
+    }
+    base.push(path);
+    base.retain(|part| !part.is_empty());
+    base.join("::")
+}
+
 /// Each module's imports of other modules.
 fn imports() -> BTreeMap<String, BTreeSet<String>> {
     let modules = modules();
     let mut graph = BTreeMap::new();
     for (name, (code, is_mod)) in &modules {
-        let parts: Vec<&str> = name.split("::").collect();
-        let parent = parts[..parts.len() - 1].join("::");
-        let join = |base: &str, path: &str| {
-            if base.is_empty() { path.to_string() } else { format!("{base}::{path}") }
-        };
+        let join = |base: &str, path: &str| format!("{base}::{path}");
         let mut uses: Vec<String> = paths_after(code, "crate::");
-        uses.extend(paths_after(code, "super::").iter().map(|p| join(&parent, p)));
+        uses.extend(paths_after(code, "super::").iter().map(|p| above(name, p)));
         if *is_mod {
             // A parent names its children directly (`run::Run`); its `mod` and `pub use` lines only
             // declare and export.
@@ -264,6 +274,11 @@ fn the_reader_sees_imports_as_written() {
     let paths = paths_after("use crate::game::{Game, hunt::{HuntGame, HuntMove}};", "crate::");
     assert_eq!(paths, ["game::Game", "game::hunt"]);
     assert_eq!(paths_after("x(crate::nn::load(p)); mycrate::z", "crate::"), ["nn::load"]);
+    let uses = paths_after("use super::super::analysis::GameStats; use super::Evidence;", "super::");
+    assert_eq!(uses, ["super::analysis::GameStats", "Evidence"]);
+    assert_eq!(above("lab::claims::read", &uses[0]), "lab::analysis::GameStats");
+    assert_eq!(above("lab::claims::read", &uses[1]), "lab::claims::Evidence");
+    assert_eq!(above("lab", "seed::fnv1a"), "seed::fnv1a");
     let graph: BTreeMap<String, BTreeSet<String>> =
         [("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")].iter().fold(BTreeMap::new(), |mut g, (f, t)| {
             g.entry(f.to_string()).or_insert_with(BTreeSet::new).insert(t.to_string());

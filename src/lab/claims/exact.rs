@@ -15,9 +15,10 @@ use super::super::store::{LevelShare, Proven, SolverResult};
 use super::super::study::{
     ClaimTest, EvidenceKind, ExactTest, GameFilter, Measure, Metric, Quantity, Winner,
 };
+use super::evidence::Evidence;
 use super::read::{Measured, Unit};
 use super::rules::Plan;
-use super::{Evidence, Reading, Verdict, level_measures, level_test};
+use super::{Reading, Verdict, level_measures, level_test};
 
 impl Evidence<'_> {
     /// The exact readings of a claim: its proof test, and its own test read on best play.

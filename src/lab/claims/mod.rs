@@ -14,32 +14,27 @@
 //! top rung is not the verdict of the rung below it. A claim with a sequential design is read at its
 //! looks ([`super::sequential`]) and stops at its first decisive one.
 
+mod evidence;
 mod exact;
 mod read;
 mod rules;
 mod trend;
 
+pub use evidence::{Evidence, PairGames};
 pub use read::{Unit, filter_words, measure_words, show, show_mean};
+pub use rules::MIN_CONDITIONAL;
 pub use trend::pair_units;
-
-use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::analysis::GameStats;
 use super::decide::{Side, Strength, games_to_decide, power_quantile};
-use super::ratings::Rating;
 use super::schedule::cell_id;
 use super::sequential::{Design, follow};
 use super::stats::{ALPHA, holm, normal_quantile};
-use super::store::SolverResult;
-use super::study::{Amendment, Claim, ClaimTest, EvidenceKind, Ladder, LoadedStudy, Measure};
+use super::study::{Amendment, Claim, ClaimTest, EvidenceKind, Ladder, Measure};
 use crate::seed::fnv1a;
 use read::Measured;
 use rules::{Plan, Test};
-
-/// Qualifying games a conditional statistic needs.
-pub const MIN_CONDITIONAL: u32 = 30;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -166,80 +161,6 @@ impl ClaimResult {
             .filter(|r| Some(r.kind) == from && r.weak.is_none())
             .flat_map(|r| r.next.clone())
             .collect()
-    }
-}
-
-/// One cross-play cell's games: rung `a` (agent A, side `i % 2` in game `i`) against rung `b`.
-pub struct PairGames<'a> {
-    pub a: usize,
-    pub b: usize,
-    pub stats: &'a [GameStats],
-}
-
-/// What the claims read.
-pub struct Evidence<'a> {
-    pub study: &'a LoadedStudy,
-    /// Every rung's own cell by id ([`cell_id`]): its games in the order played.
-    pub cells: BTreeMap<String, &'a [GameStats]>,
-    /// The rungs' cross-play.
-    pub pairs: Vec<PairGames<'a>>,
-    /// Exact values: the tablebase's or the MCTS-solver's, one per variant at most.
-    pub solver: &'a [SolverResult],
-    /// Each rung's measured rating, where the rungs played each other.
-    pub ratings: Option<&'a [Rating]>,
-    /// For each rung, why stronger evidence shows it wrong, if it does: everywhere (`weak`: a rung of a
-    /// stronger kind beats it), or on the variants a tablebase covers (`table_weak`, `covered`).
-    pub weak: &'a [Option<String>],
-    pub table_weak: &'a [Option<String>],
-    pub covered: &'a [bool],
-}
-
-impl<'a> Evidence<'a> {
-    /// The games of rung `skill`'s own cell on `variant`.
-    pub fn games(&self, variant: usize, skill: usize) -> Option<&'a [GameStats]> {
-        let id = cell_id(&self.study.study.variants[variant].name, &self.study.labels[skill]);
-        self.cells.get(&id).copied()
-    }
-
-    /// Why the readings of rung `skill` on `test` are weak, if they are.
-    fn weakness(&self, skill: usize, test: &ClaimTest) -> Option<String> {
-        let on_covered = test_variants(test)
-            .iter()
-            .any(|v| self.study.variant_index(v).is_some_and(|i| self.covered.get(i) == Some(&true)));
-        let table = self.table_weak.get(skill).cloned().flatten().filter(|_| on_covered);
-        self.weak.get(skill).cloned().flatten().or(table)
-    }
-
-    /// The games planned for rung `skill`'s cells.
-    fn planned(&self, skill: usize) -> f64 {
-        self.study.study.skills[skill].games as f64
-    }
-
-    /// The rung a measure names on `ladder`: `top` its strongest, a label of its own, or `bottom`:
-    /// the study's weakest rated rung (on whichever ladder; its ladder's first without ratings).
-    fn rung(&self, ladder: &Ladder, m: &Measure) -> Option<usize> {
-        match (m.skill.as_deref(), self.ratings) {
-            (Some("bottom"), Some(ratings)) => {
-                let bottom = (0..ratings.len()).min_by(|&a, &b| ratings[a].elo.total_cmp(&ratings[b].elo))?;
-                ladder.rungs.contains(&bottom).then_some(bottom)
-            }
-            (skill, _) => ladder.rung(skill, &self.study.labels),
-        }
-    }
-}
-
-/// The variants a claim's test reads.
-fn test_variants(test: &ClaimTest) -> Vec<&str> {
-    match test {
-        ClaimTest::Threshold { measure, .. }
-        | ClaimTest::Near { measure, .. }
-        | ClaimTest::Trend { measure, .. } => {
-            vec![measure.variant.as_str()]
-        }
-        ClaimTest::Compare { a, b, .. } | ClaimTest::CloserToHalf { a, b } => {
-            vec![a.variant.as_str(), b.variant.as_str()]
-        }
-        ClaimTest::Solver { variant, .. } => vec![variant.as_str()],
     }
 }
 

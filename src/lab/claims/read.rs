@@ -7,7 +7,7 @@ use super::super::analysis::GameStats;
 use super::super::decide::Spread;
 use super::super::stats::{Estimate, Interval, student_t_quantile};
 use super::super::study::{Filter, Measure, Metric, Quantity};
-use super::Evidence;
+use super::evidence::Evidence;
 
 /// A measured number.
 pub struct Measured {

@@ -8,6 +8,9 @@ use super::super::stats::{Interval, Z95};
 use super::super::study::{Direction, Op, TrendDirection};
 use super::read::{Measured, Unit};
 
+/// Qualifying games a conditional statistic needs.
+pub const MIN_CONDITIONAL: u32 = 30;
+
 /// A claim's test read on one set of cells.
 pub struct Test<'a> {
     pub text: String,
@@ -24,7 +27,7 @@ pub struct Test<'a> {
     pub independent: f64,
     /// Whether the planned games could reach every verdict the rule names.
     pub reachable: bool,
-    /// A conditional statistic with fewer than [`super::MIN_CONDITIONAL`] qualifying games.
+    /// A conditional statistic with fewer than [`MIN_CONDITIONAL`] qualifying games.
     pub insufficient: bool,
 }
 
@@ -56,7 +59,7 @@ fn base<'a>(text: String, rule: Box<dyn Fn(Side, f64) -> bool + 'a>, measures: &
         games: measures.iter().map(|m| m.games).fold(f64::INFINITY, f64::min),
         independent: measures.iter().map(|m| m.independent()).fold(1.0, f64::min),
         reachable: true,
-        insufficient: measures.iter().any(|m| m.conditional && m.qualifying < super::MIN_CONDITIONAL),
+        insufficient: measures.iter().any(|m| m.conditional && m.qualifying < MIN_CONDITIONAL),
     }
 }
 

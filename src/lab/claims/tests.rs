@@ -6,8 +6,12 @@
 use super::read::{Measured, Unit};
 use super::rules::Plan;
 use super::*;
+use crate::lab::analysis::GameStats;
 use crate::lab::decide::Spread;
-use crate::lab::study::{Direction, Op, Study, TrendDirection};
+use crate::lab::ratings::Rating;
+use crate::lab::store::SolverResult;
+use crate::lab::study::{Direction, LoadedStudy, Op, Study, TrendDirection};
+use std::collections::BTreeMap;
 
 /// A measured proportion of `successes` in `n` independent games.
 fn share(successes: f64, n: f64) -> Measured {

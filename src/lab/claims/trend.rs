@@ -14,7 +14,7 @@ use super::super::decide::Spread;
 use super::super::ratings::{PairResult, Rating, fit};
 use super::super::stats::chi_square_tail;
 use super::super::study::{Measure, Quantity};
-use super::Evidence;
+use super::evidence::Evidence;
 
 /// Bootstrap replicates of a slope.
 const REPLICATES: usize = 1000;
