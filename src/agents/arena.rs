@@ -59,6 +59,8 @@ impl MatchSettings<'_> {
 pub struct BookOpenings<'a> {
     pub lines: &'a [Vec<String>],
     pub per_line: usize,
+    /// Where the lines come from, in words, for the match's summary.
+    pub source: &'a str,
 }
 
 impl BookOpenings<'_> {
@@ -210,6 +212,8 @@ pub struct MatchSummary {
     pub spec: String,
     pub seed: u64,
     pub games: usize,
+    /// How the games opened, in words.
+    pub openings: String,
     /// Agent A's and agent B's results.
     pub agents: [AgentResult; 2],
     /// Side name → wins.
@@ -240,7 +244,12 @@ pub struct SideResult {
 }
 
 impl MatchSummary {
-    pub fn new<G: Game>(game: &G, specs: [&AgentSpec; 2], seed: u64, records: &[GameRecord]) -> MatchSummary {
+    pub fn new<G: Game>(
+        game: &G,
+        specs: [&AgentSpec; 2],
+        settings: &MatchSettings,
+        records: &[GameRecord],
+    ) -> MatchSummary {
         let names = game.side_names();
         let mut agents = [0, 1].map(|a| AgentResult {
             label: ["A", "B"][a].to_string(),
@@ -280,12 +289,27 @@ impl MatchSummary {
         let plies: u64 = records.iter().map(|r| r.plies as u64).sum();
         MatchSummary {
             spec: game.spec().to_string(),
-            seed,
+            seed: settings.seed,
             games: records.len(),
+            openings: MatchSummary::openings(settings),
             agents,
             wins_by_side,
             draws_by_reason,
             mean_plies: plies as f64 / records.len().max(1) as f64,
+        }
+    }
+
+    /// How the games of `settings` open, in words.
+    fn openings(settings: &MatchSettings) -> String {
+        match (&settings.book, settings.opening) {
+            (Some(book), _) => format!(
+                "{} openings of {}, each for {} games in turn",
+                book.lines.len(),
+                book.source,
+                book.per_line
+            ),
+            (None, 0) => "the start".to_string(),
+            (None, plies) => format!("{plies} plies drawn uniformly from the game's seed"),
         }
     }
 
@@ -319,7 +343,7 @@ mod tests {
                 assert_eq!(record.agents["general"], general);
                 assert_eq!(record.moves.len() as u32, record.plies);
             }
-            let summary = MatchSummary::new(g, [&a, &b], 9, &records);
+            let summary = MatchSummary::new(g, [&a, &b], &settings, &records);
             for agent in &summary.agents {
                 assert_eq!(agent.wins + agent.draws + agent.losses, 6);
                 assert!(agent.by_side.values().all(|s| s.games == 3));

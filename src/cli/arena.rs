@@ -1,17 +1,19 @@
-//! `rebel-zero match SPEC --agent A --agent B --games N --seed S [--out DIR] [--threads T]`: a match
-//! with alternating seats, a progress bar, a summary table, and optionally `DIR/games.jsonl` and
-//! `DIR/summary.json`.
+//! `rebel-zero match SPEC --agent A --agent B --games N --seed S [--opening PLIES | --book GAMES]
+//! [--out DIR] [--threads T]`: a match with alternating seats, a progress bar, a summary table, and
+//! optionally `DIR/games.jsonl` and `DIR/summary.json`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
 
 use super::common::{load_game, usage, usage_bail};
-use crate::agents::{AgentSpec, MatchSettings, MatchSummary, run_match};
-use crate::game::Game;
-use crate::game::GameRecord;
+use crate::agents::{AgentSpec, BookOpenings, MatchSettings, MatchSummary, run_match};
+use crate::game::{Game, GameRecord, Playthrough, read_records, recorded_openings};
+use crate::lab::stats::{Estimate, Interval, clustered, paired};
+use crate::seed::fnv1a;
 use crate::with_game;
 
 #[derive(Args, Debug)]
@@ -34,8 +36,13 @@ pub struct MatchArgs {
     threads: Option<usize>,
     /// Plies of each game drawn uniformly at random (among moves that do not end the game) before
     /// the agents take over, so that agents deterministic given the position play distinct games.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "book")]
     opening: u32,
+    /// Open from the openings a study drew for this ruleset, read from its games (`games.jsonl` or
+    /// `.jsonl.gz`, e.g. docs/studies/sixteen/games.jsonl.gz): each opening, in the order the study
+    /// drew them, opens two games in turn, seats swapped, as in the study's cells.
+    #[arg(long, value_name = "GAMES")]
+    book: Option<PathBuf>,
     /// Print the summary (summary.json's content) as one JSON object instead of the table.
     #[arg(long)]
     json: bool,
@@ -62,17 +69,33 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
                 .expect("a valid template"),
         );
-        let settings = MatchSettings::new(args.games, args.seed, threads, args.opening);
+        let book = match &args.book {
+            Some(path) => Some(read_book(g, path)?),
+            None => None,
+        };
+        let mut settings = MatchSettings::new(args.games, args.seed, threads, args.opening);
+        settings.book = book.as_ref().map(|(lines, source)| {
+            if args.games > GAMES_PER_OPENING * lines.len() {
+                eprintln!(
+                    "note: {source} holds {} openings, so games {} on play them again (agents deterministic given the position repeat their games)",
+                    lines.len(),
+                    GAMES_PER_OPENING * lines.len() + 1
+                );
+            }
+            BookOpenings { lines, per_line: GAMES_PER_OPENING, source }
+        });
         let records = run_match(g, [&a, &b], settings, &|_| progress.inc(1))?;
         progress.finish_and_clear();
-        let summary = MatchSummary::new(g, [&a, &b], args.seed, &records);
+        let summary = MatchSummary::new(g, [&a, &b], &settings, &records);
+        let summary = Summary { score_a: score_of_a(g, &records, book.is_some()), summary };
         if let Some(dir) = &args.out {
             write_results(dir, &records, &summary)?;
         }
         if args.json {
             return super::common::print_json(&summary);
         }
-        print_summary(g, &summary);
+        print_summary(g, &summary.summary);
+        print_score(&summary.score_a);
         if let Some(dir) = &args.out {
             println!(
                 "wrote {} and {}",
@@ -84,9 +107,95 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What `summary.json` holds: the match's totals and agent A's score with its interval.
+#[derive(Serialize)]
+struct Summary {
+    #[serde(flatten)]
+    summary: MatchSummary,
+    score_a: Estimate,
+}
+
+/// Agent A's score with its 95% interval, counted as the studies count their games: games that share
+/// an opening (or, without one, repeat) are one cluster; a book's openings are played in pairs, one
+/// game with each seating, and a pair is the unit ([`paired`]).
+fn score_of_a<G: Game>(game: &G, records: &[GameRecord], from_book: bool) -> Estimate {
+    let names = game.side_names();
+    let points: Vec<(u64, f64)> = records
+        .iter()
+        .map(|record| {
+            // Agent A plays side `game % 2`.
+            let side = names[record.game % 2];
+            let points = match record.winner.as_deref() {
+                None => 0.5,
+                Some(winner) if winner == side => 1.0,
+                Some(_) => 0.0,
+            };
+            let opening = (record.opening as usize).min(record.moves.len());
+            let cluster = if opening > 0 { &record.moves[..opening] } else { &record.moves[..] };
+            (fnv1a(&cluster.join(" ")), points)
+        })
+        .collect();
+    if from_book { paired(&points) } else { clustered(&points) }
+}
+
+fn print_score(score: &Estimate) {
+    let Interval { estimate, low, high } = score.interval;
+    println!(
+        "A's score: {:.1}%, 95% interval [{:.1}, {:.1}] (Wilson on {:.0} effective games of {} in {} clusters: games that share an opening, or repeat, are one)",
+        100.0 * estimate,
+        100.0 * low,
+        100.0 * high,
+        score.effective_n,
+        score.n,
+        score.clusters
+    );
+}
+
+/// Games per opening of a `--book`: one with each seating, as a study's cells play them.
+const GAMES_PER_OPENING: usize = 2;
+
+/// The openings of `game` in the games file at `path` (see [`recorded_openings`]), each checked to
+/// play from the start, and where they come from in words. Anything wrong is a usage error.
+fn read_book<G: Game>(game: &G, path: &Path) -> anyhow::Result<(Vec<Vec<String>>, String)> {
+    let records: Vec<GameRecord> = read_records(path)
+        .map_err(|e| usage(anyhow::anyhow!("--book {}: {e}", path.display())))?
+        .into_iter()
+        .map(|numbered| numbered.record)
+        .collect();
+    let start = game.format_position(&game.start());
+    let Some(found) = recorded_openings(&records, game.spec(), &start) else {
+        let rulesets: std::collections::BTreeSet<&str> = records.iter().map(|r| r.spec.as_str()).collect();
+        let rulesets: Vec<&str> = rulesets.into_iter().collect();
+        usage_bail!(
+            "--book {}: no game of {} there opened from the start with an opening of its own (its rulesets: {})",
+            path.display(),
+            game.spec(),
+            if rulesets.is_empty() { "none".to_string() } else { rulesets.join(", ") }
+        );
+    };
+    for (index, moves) in found.lines.iter().enumerate() {
+        let mut line = Playthrough::new(game.clone());
+        for text in moves {
+            if let Err(e) = line.play_text(text) {
+                usage_bail!(
+                    "--book {}: opening {} of {} ({}) does not play under {}: `{text}`: {e}",
+                    path.display(),
+                    index + 1,
+                    found.group,
+                    moves.join(" "),
+                    game.spec()
+                );
+            }
+        }
+    }
+    let source = format!("{} (those of {})", path.display(), found.group);
+    Ok((found.lines, source))
+}
+
 fn print_summary<G: Game>(game: &G, summary: &MatchSummary) {
     let names = game.side_names();
     println!("match {}: {} games, seed {}", summary.spec, summary.games, summary.seed);
+    println!("openings: {}", summary.openings);
     println!();
     println!(
         "| agent | spec | score | wins | draws | losses | wins as {} | wins as {} |",
@@ -119,11 +228,7 @@ fn print_summary<G: Game>(game: &G, summary: &MatchSummary) {
     println!("mean length: {:.1} plies", summary.mean_plies);
 }
 
-fn write_results(
-    dir: &std::path::Path,
-    records: &[GameRecord],
-    summary: &MatchSummary,
-) -> anyhow::Result<()> {
+fn write_results(dir: &Path, records: &[GameRecord], summary: &Summary) -> anyhow::Result<()> {
     let mut games = Vec::new();
     for record in records {
         serde_json::to_writer(&mut games, record)?;
@@ -135,4 +240,57 @@ fn write_results(
         (serde_json::to_string_pretty(summary)? + "\n").as_bytes(),
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::AnyGame;
+
+    /// Game `index` of a match: its moves, opening plies and winner.
+    fn record(index: usize, moves: &[&str], opening: u32, winner: Option<&str>) -> GameRecord {
+        GameRecord {
+            cell: None,
+            game: index,
+            spec: "sixteen-rebels".into(),
+            seed: index as u64,
+            start: String::new(),
+            agents: Default::default(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            opening,
+            winner: winner.map(str::to_string),
+            reason: "surrounded".into(),
+            plies: moves.len() as u32,
+            rules_file: None,
+        }
+    }
+
+    /// A's points follow its seat, and games that repeat or share an opening are one cluster.
+    #[test]
+    fn a_score_counts_games_that_share_an_opening_or_repeat_once() {
+        let AnyGame::Hunt(game) = AnyGame::from_spec("sixteen-rebels").unwrap() else { unreachable!() };
+        // A plays the General in even games; the Rebels win every one.
+        let repeated: Vec<GameRecord> = (0..8).map(|i| record(i, &["a", "b"], 0, Some("rebels"))).collect();
+        let score = score_of_a(&game, &repeated, false);
+        assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 1, 1.0));
+
+        let moves = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let distinct: Vec<GameRecord> =
+            (0..8).map(|i| record(i, &[moves[i], "x"], 0, (i != 3).then_some("general"))).collect();
+        let score = score_of_a(&game, &distinct, false);
+        // A wins its four Generals, loses three Rebels' games and draws game 3.
+        assert_eq!((score.interval.estimate, score.clusters, score.n), (4.5 / 8.0, 8, 8));
+
+        // Four book openings, two games each: the pairs are the clusters, up to one game each in size.
+        let paired: Vec<GameRecord> =
+            (0..8).map(|i| record(i, &[moves[i / 2], "y", moves[i % 2]], 2, Some("general"))).collect();
+        let score = score_of_a(&game, &paired, true);
+        // Each pair scores one half: no spread between pairs, so every game counts.
+        assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 4, 8.0));
+        assert_eq!(
+            score_of_a(&game, &paired, false).effective_n,
+            4.0,
+            "unpaired, a cluster is one game at most"
+        );
+    }
 }

@@ -182,6 +182,40 @@ impl GameRecord {
     }
 }
 
+/// The openings recorded in a games file, as a study's book holds them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedOpenings {
+    /// The group they come from (a study cell, or a match's pairing: [`GameRecord::group`]).
+    pub group: String,
+    /// Each opening's moves, in the order the games first played it.
+    pub lines: Vec<Vec<String>>,
+}
+
+/// The openings of the games of `spec` played from `start` (its text, RULES.md section 7): those of
+/// the group with the most distinct ones, in game order, each once. A study's cells each play a prefix
+/// of their variant's book in order, so the longest gives the book as far as any cell played it.
+/// `None` when no such game opened with moves of its own.
+pub fn recorded_openings(records: &[GameRecord], spec: &str, start: &str) -> Option<RecordedOpenings> {
+    let mut groups: BTreeMap<String, Vec<&GameRecord>> = BTreeMap::new();
+    for record in records.iter().filter(|r| r.spec == spec && r.start == start && r.opening > 0) {
+        groups.entry(record.group()).or_default().push(record);
+    }
+    let distinct = |games: &mut Vec<&GameRecord>| {
+        games.sort_by_key(|r| r.game);
+        let mut seen = std::collections::HashSet::new();
+        let lines = games.iter().map(|r| r.moves[..(r.opening as usize).min(r.moves.len())].to_vec());
+        lines.filter(|line| seen.insert(line.clone())).collect::<Vec<_>>()
+    };
+    let mut best: Option<RecordedOpenings> = None;
+    for (group, mut games) in groups {
+        let lines = distinct(&mut games);
+        if best.as_ref().is_none_or(|b| lines.len() > b.lines.len()) {
+            best = Some(RecordedOpenings { group, lines });
+        }
+    }
+    best
+}
+
 /// Appends `record` to the games file at `path` (created with its folder when missing), numbered as
 /// the file's next game, and returns that number. The line is written whole and synced.
 pub fn append_record(path: &Path, record: &GameRecord) -> anyhow::Result<usize> {
@@ -241,6 +275,36 @@ mod tests {
         let bad = record(&["z9-z8"], None, "cap");
         assert!(bad.replay(&game).unwrap_err().starts_with("move 1 (`z9-z8`)"));
         assert_eq!(unfinished.group(), "neeley@random");
+    }
+
+    /// The openings come from the group that played the most, in game order, each once; games of
+    /// other rules or starts, and games without an opening, are not read.
+    #[test]
+    fn recorded_openings_read_the_longest_book_in_its_order() {
+        let played = |cell: &str, game: usize, moves: &[&str], opening: u32| GameRecord {
+            cell: Some(cell.to_string()),
+            game,
+            opening,
+            ..record(moves, None, "cap")
+        };
+        let (first, second) = (["a1", "b1", "x"], ["a2", "b2", "y"]);
+        let mut records = vec![
+            played("v@a", 3, &second, 2),
+            played("v@a", 0, &first, 2),
+            played("v@a", 2, &second, 2),
+            played("v@a", 1, &first, 2),
+            played("v@b", 0, &first, 2),
+            played("v@c", 0, &["c1", "c2"], 0),
+            played("v@c", 1, &["d1", "d2"], 0),
+            played("v@c", 2, &["e1", "e2"], 0),
+        ];
+        let start = records[0].start.clone();
+        let found = recorded_openings(&records, "neeley-rebels", &start).unwrap();
+        assert_eq!(found.group, "v@a");
+        assert_eq!(found.lines, [["a1", "b1"], ["a2", "b2"]]);
+        records.iter_mut().for_each(|r| r.spec = "murray-rebels".into());
+        assert_eq!(recorded_openings(&records, "neeley-rebels", &start), None);
+        assert_eq!(recorded_openings(&records, "murray-rebels", "elsewhere"), None);
     }
 
     #[test]

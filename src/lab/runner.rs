@@ -358,7 +358,8 @@ fn grow_cell(
     let game = &study.games[cell.variant];
     let agent = &study.agents[cell.skill];
     let opponent = cell.opponent.as_ref().map_or(agent, |(b, _)| &study.agents[*b]);
-    let openings = BookOpenings { lines: &book.lines, per_line: cell.per_opening as usize };
+    let openings =
+        BookOpenings { lines: &book.lines, per_line: cell.per_opening as usize, source: "the study's book" };
     let settings = MatchSettings {
         games: games as usize,
         seed: cell.seed,

@@ -52,7 +52,7 @@ pub(super) fn evaluate<G: NetGame>(
         let bar = progress(show_progress, settings.games as u64, "evaluate");
         let records = run_match(game, [&net, &opponent], settings, &|_| bar.inc(1))?;
         bar.finish_and_clear();
-        let summary = MatchSummary::new(game, [&net, &opponent], settings.seed, &records);
+        let summary = MatchSummary::new(game, [&net, &opponent], &settings, &records);
         scores.push((name, summary.agents[0].score));
     }
     Ok(scores)

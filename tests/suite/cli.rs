@@ -146,6 +146,14 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
             &["match", "sixteen-rebels", "--agent", "mcts:sims=4294967295", "--agent", "random"],
             "sims must be an integer 1..10000000",
         ),
+        (
+            &["match", "chess", "--agent", "random", "--agent", "random", "--book", SIXTEEN_GAMES],
+            "no game of chess there opened from the start",
+        ),
+        (
+            &["match", "chess", "--agent", "random", "--agent", "random", "--book", "no/such/games.jsonl"],
+            "--book no/such/games.jsonl",
+        ),
         (&["train", "--preset", "nonesuch"], "no preset `nonesuch`"),
         (&["train", "--preset", "smoke", "--generations", "0"], "0 is not in 1.."),
     ];
@@ -188,6 +196,50 @@ fn runtime_failures_are_a_clear_error_with_exit_code_1() {
         assert!(message.contains("error: ") && message.contains(expected), "{args:?}: {message}");
         assert!(!message.contains("panicked"), "{args:?}: {message}");
     }
+}
+
+/// The sixteen-rebels study's games, as committed.
+const SIXTEEN_GAMES: &str = "docs/studies/sixteen/games.jsonl.gz";
+
+/// `match --book` opens its games with the openings a study drew, in the study's order, each for two
+/// games with the seats swapped; an opening that does not play under the rules is named.
+#[test]
+fn match_opens_with_the_openings_of_a_studys_games() {
+    use rebel_zero::game::{GameRecord, read_records};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m");
+    let args = ["match", "sixteen-rebels", "--agent", "random", "--agent", "mcts:sims=8", "--games", "5"];
+    let output = run(&[&args[..], &["--book", SIXTEEN_GAMES, "--out", out.to_str().unwrap()]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = stdout(&output);
+    assert!(printed.contains("openings: 400 openings of docs/studies/sixteen/games.jsonl.gz"), "{printed}");
+    // Five games from three openings: A's score is read with the pairs of seats as units.
+    assert!(printed.contains("games of 5 in 3 clusters"), "{printed}");
+    let played: Vec<GameRecord> =
+        read_records(&out.join("games.jsonl")).unwrap().into_iter().map(|r| r.record).collect();
+    let opening = |record: &GameRecord| record.moves[..4].to_vec();
+    assert!(played.iter().all(|r| r.opening == 4));
+    // The study's cells play its book in order, one opening per game where an agent plays itself.
+    let study: Vec<GameRecord> = read_records(std::path::Path::new(SIXTEEN_GAMES))
+        .unwrap()
+        .into_iter()
+        .map(|r| r.record)
+        .filter(|r| r.cell.as_deref() == Some("general-first@net-64"))
+        .collect();
+    let book = |index: usize| opening(study.iter().find(|r| r.game == index).unwrap());
+    for (game, line) in [(0, 0), (1, 0), (2, 1), (3, 1), (4, 2)] {
+        assert_eq!(opening(&played[game]), book(line), "game {game}");
+    }
+
+    let mut broken = played[0].clone();
+    broken.moves = vec!["c3-c5".into()];
+    broken.opening = 1;
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(&bad, serde_json::to_string(&broken).unwrap() + "\n").unwrap();
+    let output = run(&[&args[..], &["--book", bad.to_str().unwrap()]].concat());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("opening 1 of random (general) v mcts:sims=8"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("does not play under sixteen-rebels: `c3-c5`"), "{}", stderr(&output));
 }
 
 /// `quantize` writes a generation's 8-bit scales and measures 8 bits against f32 on recorded games;

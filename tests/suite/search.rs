@@ -214,7 +214,7 @@ fn mcts_beats_random_from_both_sides() {
     with_game!(&game, |g| {
         let settings = MatchSettings::new(12, 4, 2, 0);
         let records = run_match(g, [&specs[0], &specs[1]], settings, &|_| {}).unwrap();
-        let summary = MatchSummary::new(g, [&specs[0], &specs[1]], 4, &records);
+        let summary = MatchSummary::new(g, [&specs[0], &specs[1]], &settings, &records);
         let mcts = &summary.agents[0];
         assert_eq!(mcts.by_side["general"].wins, 6, "{summary:?}");
         assert!(mcts.by_side["rebels"].wins >= 3, "{summary:?}");
