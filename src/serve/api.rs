@@ -28,7 +28,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::games::{GameView, NewGame, OpenGames};
+use super::games::{GameView, NewGame};
 use super::position::{Analysis, PositionView, analyse as analyse_position, replay, view};
 use super::{ApiError, BadRequest, MAX_REQUEST_BYTES, Server};
 use crate::agents::{AgentSpec, Watch};
@@ -267,11 +267,12 @@ struct OpenRequest {
 
 async fn open_game(State(server): State<Arc<Server>>, body: Body) -> Result<Json<GameView>, ApiError> {
     let request: OpenRequest = parse(body)?;
-    let request =
-        NewGame { spec: request.spec, side: request.side, agent: request.agent, seed: request.seed };
+    let game = server.ruleset(&request.spec)?;
+    let agent = request.agent.as_deref().map(|text| server.checked_agent(text)).transpose()?;
+    let request = NewGame { game, side: request.side, agent, seed: request.seed };
     // Building the agent reads its network or table: off the async threads.
-    let opener = server.clone();
-    let opened = tokio::task::spawn_blocking(move || OpenGames::open(&opener, request));
+    let games = server.games.clone();
+    let opened = tokio::task::spawn_blocking(move || games.open(request));
     let view = opened.await.map_err(|e| BadRequest(format!("opening the game failed: {e}")))??;
     Ok(Json(view))
 }
@@ -280,14 +281,14 @@ async fn get_game(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
 ) -> Result<Json<GameView>, ApiError> {
-    Ok(Json(OpenGames::get(&server, game_id(&id)?)?))
+    Ok(Json(server.games.get(game_id(&id)?)?))
 }
 
 async fn close_game(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    OpenGames::close(&server, game_id(&id)?)?;
+    server.games.close(game_id(&id)?)?;
     Ok(Json(json!({ "closed": true })))
 }
 
@@ -304,18 +305,18 @@ async fn play_move(
     body: Body,
 ) -> Result<Json<GameView>, ApiError> {
     let request: MoveRequest = parse(body)?;
-    Ok(Json(OpenGames::play(&server, game_id(&id)?, &request.text)?))
+    Ok(Json(server.games.play(game_id(&id)?, &request.text)?))
 }
 
 async fn undo(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
-    Ok(Json(OpenGames::undo(&server, game_id(&id)?)?))
+    Ok(Json(server.games.undo(game_id(&id)?)?))
 }
 
 async fn resign(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
 ) -> Result<Json<GameView>, ApiError> {
-    Ok(Json(OpenGames::resign(&server, game_id(&id)?)?))
+    Ok(Json(server.games.resign(game_id(&id)?)?))
 }
 
 #[derive(Deserialize)]

@@ -5,14 +5,16 @@
 //! stops it and discards it).
 
 use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use tokio::sync::Semaphore;
 
+use super::error::{ApiError, BadRequest};
 use super::position::{PositionView, replay, view};
-use super::{ApiError, BadRequest, MAX_OPEN_GAMES, Server};
 use crate::agents::{AgentSpec, Watch};
 use crate::game::{AnyGame, Game, GameRecord, Side};
 use crate::seed::derive_seed;
@@ -104,10 +106,19 @@ pub struct Progress {
     pub planned: u32,
 }
 
-/// Every open game.
+/// Games open at once; opening one more closes the least recently used idle one.
+pub const MAX_OPEN_GAMES: usize = 32;
+
+/// Every open game, and what their agents' searches share with the server.
 pub struct OpenGames {
     inner: Mutex<Inner>,
+    /// Games get their seeds from this one, in the order they are opened.
     seed: u64,
+    /// The server's permits for searches, one per core.
+    searches: Arc<Semaphore>,
+    think_limit: Duration,
+    /// Where finished games are appended.
+    played: PathBuf,
 }
 
 #[derive(Default)]
@@ -138,19 +149,22 @@ impl Inner {
     }
 }
 
-/// What a request to open a game asks for.
+/// What a request to open a game asks for, its ruleset and agent already checked against the files
+/// the server may read.
 pub struct NewGame {
-    pub spec: String,
+    pub game: AnyGame,
     /// The person's side by name; by default the side that moves first.
     pub side: Option<String>,
     /// The opponent; by default the strongest shipped agent for the ruleset.
-    pub agent: Option<String>,
+    pub agent: Option<AgentSpec>,
     pub seed: Option<u64>,
 }
 
 impl OpenGames {
-    pub fn new(seed: u64) -> OpenGames {
-        OpenGames { inner: Mutex::new(Inner::default()), seed }
+    /// No games yet: their seeds come from `seed`, their agents' searches take a permit of
+    /// `searches` and think for at most `think_limit`, and finished games are appended to `played`.
+    pub fn new(seed: u64, searches: Arc<Semaphore>, think_limit: Duration, played: PathBuf) -> OpenGames {
+        OpenGames { inner: Mutex::new(Inner::default()), seed, searches, think_limit, played }
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -193,11 +207,11 @@ impl OpenGames {
     /// Runs `change` on game `id` (404 when it is not open), then starts the agent if it is to move,
     /// saves the game if it has just ended, and returns the game's view.
     fn update(
-        server: &Arc<Server>,
+        self: &Arc<Self>,
         id: u64,
         change: impl FnOnce(&mut OpenGame) -> Result<(), ApiError>,
     ) -> Result<GameView, ApiError> {
-        let mut inner = server.games.lock();
+        let mut inner = self.lock();
         let open_games = inner.games.len();
         let game = inner.game(id)?;
         let was_over = game.is_over();
@@ -205,11 +219,11 @@ impl OpenGames {
         game.last_used = Instant::now();
         let position = game.line_view();
         if game.agent_to_move(&position) && game.thinking.is_none() && game.error.is_none() {
-            start_thinking(server, id, game);
+            start_thinking(self, id, game);
         }
         let to_save = (!was_over && game.is_over() && game.saved_as.is_none()).then(|| game.record());
         if let Some(record) = to_save {
-            match crate::game::record::append_record(&server.config.played, &record) {
+            match crate::game::record::append_record(&self.played, &record) {
                 Ok(index) => game.saved_as = Some(index),
                 Err(e) => game.error = Some(format!("could not save the game: {e:#}")),
             }
@@ -218,10 +232,10 @@ impl OpenGames {
     }
 
     /// Opens a game; the agent starts thinking at once if its side moves first.
-    pub fn open(server: &Arc<Server>, request: NewGame) -> Result<GameView, ApiError> {
-        let game = server.ruleset(&request.spec)?;
+    pub fn open(self: &Arc<Self>, request: NewGame) -> Result<GameView, ApiError> {
+        let NewGame { game, side, agent, seed } = request;
         let chosen: Result<(Side, AgentSpec), BadRequest> = with_game!(&game, |g| {
-            let human = match &request.side {
+            let human = match &side {
                 None => g.to_move(&g.start()),
                 Some(name) => crate::game::side_by_name(g, name).ok_or_else(|| {
                     BadRequest(format!(
@@ -231,19 +245,16 @@ impl OpenGames {
                     ))
                 })?,
             };
-            let agent = match &request.agent {
-                None => AgentSpec::strongest_shipped(&game),
-                Some(text) => server.checked_agent(text)?,
-            };
+            let agent = agent.unwrap_or_else(|| AgentSpec::strongest_shipped(&game));
             // Built once now so a network that does not fit the ruleset is refused here, not later.
             agent.build(g, 0).map_err(|e| BadRequest(e.to_string()))?;
             Ok((human, agent))
         });
         let (human, agent) = chosen?;
-        let mut inner = server.games.lock();
+        let mut inner = self.lock();
         inner.opened += 1;
         let id = inner.opened;
-        let seed = request.seed.unwrap_or_else(|| derive_seed(server.games.seed, id));
+        let seed = seed.unwrap_or_else(|| derive_seed(self.seed, id));
         if inner.games.len() >= MAX_OPEN_GAMES {
             let idle =
                 inner.games.iter().filter(|(_, g)| g.thinking.is_none()).min_by_key(|(_, g)| g.last_used);
@@ -278,16 +289,16 @@ impl OpenGames {
         };
         inner.games.insert(id, open);
         drop(inner);
-        Self::update(server, id, |_| Ok(()))
+        self.update(id, |_| Ok(()))
     }
 
-    pub fn get(server: &Arc<Server>, id: u64) -> Result<GameView, ApiError> {
-        Self::update(server, id, |_| Ok(()))
+    pub fn get(self: &Arc<Self>, id: u64) -> Result<GameView, ApiError> {
+        self.update(id, |_| Ok(()))
     }
 
     /// The person's move.
-    pub fn play(server: &Arc<Server>, id: u64, text: &str) -> Result<GameView, ApiError> {
-        Self::update(server, id, |game| {
+    pub fn play(self: &Arc<Self>, id: u64, text: &str) -> Result<GameView, ApiError> {
+        self.update(id, |game| {
             if game.thinking.is_some() {
                 return Err(ApiError::busy("the agent is thinking; wait for its move"));
             }
@@ -313,8 +324,8 @@ impl OpenGames {
 
     /// Takes back the person's last move and the agent's reply to it (stopping the agent if it is
     /// still thinking about that reply).
-    pub fn undo(server: &Arc<Server>, id: u64) -> Result<GameView, ApiError> {
-        Self::update(server, id, |game| {
+    pub fn undo(self: &Arc<Self>, id: u64) -> Result<GameView, ApiError> {
+        self.update(id, |game| {
             if let Some(watch) = game.thinking.take() {
                 watch.stop();
             }
@@ -343,8 +354,8 @@ impl OpenGames {
         })
     }
 
-    pub fn resign(server: &Arc<Server>, id: u64) -> Result<GameView, ApiError> {
-        Self::update(server, id, |game| {
+    pub fn resign(self: &Arc<Self>, id: u64) -> Result<GameView, ApiError> {
+        self.update(id, |game| {
             if game.is_over() {
                 return Err(BadRequest("the game is already over".to_string()).into());
             }
@@ -357,8 +368,8 @@ impl OpenGames {
         })
     }
 
-    pub fn close(server: &Arc<Server>, id: u64) -> Result<(), ApiError> {
-        let game = server.games.lock().games.remove(&id);
+    pub fn close(&self, id: u64) -> Result<(), ApiError> {
+        let game = self.lock().games.remove(&id);
         let game = game.ok_or_else(|| ApiError::not_found(format!("no open game {id}")))?;
         if let Some(watch) = game.thinking {
             watch.stop();
@@ -369,19 +380,19 @@ impl OpenGames {
 
 /// Starts the agent's search for game `id` in the background. It waits for a free core, thinks
 /// within the server's time limit, and plays its move unless the game changed meanwhile.
-fn start_thinking(server: &Arc<Server>, id: u64, game: &mut OpenGame) {
+fn start_thinking(games: &Arc<OpenGames>, id: u64, game: &mut OpenGame) {
     let watch = Arc::new(Watch::default());
     game.thinking = Some(watch.clone());
     let (any, agent, moves, version) =
         (game.game.clone(), game.agent.clone(), game.moves.clone(), game.version);
     let seed = derive_seed(game.seed, moves.len() as u64);
-    let server = server.clone();
+    let games = games.clone();
     tokio::spawn(async move {
-        let Ok(_permit) = server.searches.acquire().await else { return };
+        let Ok(_permit) = games.searches.acquire().await else { return };
         if watch.is_stopped() {
             return;
         }
-        watch.start_clock(Instant::now() + server.config.think_limit);
+        watch.start_clock(Instant::now() + games.think_limit);
         let thinker = watch.clone();
         let chosen = tokio::task::spawn_blocking(move || {
             let chosen: Result<(String, Option<String>), String> = with_game!(&any, |g| {
@@ -394,7 +405,7 @@ fn start_thinking(server: &Arc<Server>, id: u64, game: &mut OpenGame) {
         })
         .await
         .unwrap_or_else(|e| Err(format!("the agent failed: {e}")));
-        let _ = OpenGames::update(&server, id, |game| {
+        let _ = games.update(id, |game| {
             if game.version != version {
                 return Ok(()); // undone, resigned or restarted while it thought
             }

@@ -14,60 +14,27 @@
 //! | [`position`] | a position as the page sees it; analysis (network, search, tablebase) |
 //! | [`games`] | games being played: moves, the agent thinking in the background, undo, resign |
 //! | [`api`] | the HTTP routes and their checks |
+//! | `error` | how a request is refused: status and message |
 
 pub mod api;
 pub mod board;
+mod error;
 pub mod games;
 mod listen;
 pub mod position;
 
+pub use error::{ApiError, BadRequest};
+pub use games::MAX_OPEN_GAMES;
 pub use listen::run;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
-
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 
 use crate::agents::AgentSpec;
 use crate::game::record::NumberedRecord;
 use crate::game::{AnyGame, read_records};
-
-/// A request the server refuses, with the message the page shows (the CLI's message for the same
-/// mistake).
-#[derive(Debug)]
-pub struct BadRequest(pub String);
-
-/// Any refusal: its HTTP status and message, sent as `{"error": message}`.
-#[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::NOT_FOUND, message: message.into() }
-    }
-
-    /// The request is fine but must wait: a search is running for the game, or every core is busy.
-    pub fn busy(message: impl Into<String>) -> ApiError {
-        ApiError { status: StatusCode::CONFLICT, message: message.into() }
-    }
-}
-
-impl From<BadRequest> for ApiError {
-    fn from(bad: BadRequest) -> ApiError {
-        ApiError { status: StatusCode::BAD_REQUEST, message: bad.0 }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, axum::Json(serde_json::json!({ "error": self.message }))).into_response()
-    }
-}
 
 /// How the server runs, from the command line.
 #[derive(Clone, Debug)]
@@ -85,8 +52,6 @@ pub struct ServeConfig {
     pub seed: u64,
 }
 
-/// Games open at once; opening one more closes the least recently used idle one.
-pub const MAX_OPEN_GAMES: usize = 32;
 /// The largest request body accepted.
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
 
@@ -97,9 +62,9 @@ pub struct Server {
     readable: Vec<PathBuf>,
     /// Every game of every `--games` file, numbered across the files in order.
     pub records: Vec<(PathBuf, NumberedRecord)>,
-    pub games: games::OpenGames,
-    /// One permit per core: searches beyond that wait for one.
-    pub searches: tokio::sync::Semaphore,
+    pub games: Arc<games::OpenGames>,
+    /// One permit per core: searches beyond that (analyses and the games' agents) wait for one.
+    pub searches: Arc<tokio::sync::Semaphore>,
     /// The ruleset listing, made on first request.
     rulesets: std::sync::OnceLock<serde_json::Value>,
 }
@@ -120,12 +85,18 @@ impl Server {
             }
         }
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let searches = Arc::new(tokio::sync::Semaphore::new(cores));
         Ok(Server {
-            games: games::OpenGames::new(config.seed),
+            games: Arc::new(games::OpenGames::new(
+                config.seed,
+                searches.clone(),
+                config.think_limit,
+                config.played.clone(),
+            )),
             config,
             readable,
             records,
-            searches: tokio::sync::Semaphore::new(cores),
+            searches,
             rulesets: std::sync::OnceLock::new(),
         })
     }

@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::BadRequest;
 use super::board::{Drawable, Drawing, PieceView};
+use super::error::BadRequest;
 use crate::agents::{AgentSpec, Watch};
 use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough, describe_outcome};

@@ -23,7 +23,6 @@ const KNOWN_CIRCLES: &[&[&str]] = &[
         "game::imperial::notation",
         "game::registry",
     ],
-    &["serve", "serve::games", "serve::position"],
 ];
 
 /// Every module of `src/` (`game::hunt`, `tablebase`, …) with its source, `#[cfg(test)] mod tests`
