@@ -82,9 +82,6 @@ pub struct Board {
     /// Cell of each point in the encoding grid.
     pub cells: Vec<(usize, usize)>,
     pub grid: (usize, usize),
-    /// Text drawing: `@` marks points in reading order (top row first, left to right); `None`: drawn
-    /// from the coordinates.
-    template: Option<&'static str>,
 }
 
 pub const NONE: u8 = u8::MAX;
@@ -177,36 +174,25 @@ impl Board {
         self.neighbour[from as usize].iter().position(|&n| n == to)
     }
 
-    /// Draws the board with `glyph(point)` at every point and rank labels down the left.
+    /// The board with `glyph(point)` at each point where its coordinates put it (a unit is four columns and two rows, with one more row between two rows of points half
+    /// a unit apart), its links drawn as `-`, `|`, `/` and `\\` between the points, the rank beside
+    /// each row and the files under the bottom row.
     pub fn draw(&self, glyph: impl Fn(u8) -> char) -> String {
-        let Some(template) = self.template else {
-            return self.draw_from_cells(glyph);
-        };
-        let mut reading: Vec<u8> = (0..self.len() as u8).collect();
-        reading.sort_by_key(|&p| (-self.coords[p as usize].1, self.coords[p as usize].0));
-        let mut points = reading.into_iter();
-        let mut out = String::new();
-        for line in template.lines() {
-            for ch in line.chars() {
-                out.push(if ch == '@' { glyph(points.next().expect("template matches board")) } else { ch });
-            }
-            out.push('\n');
-        }
-        out
-    }
-
-    /// A described board's drawing, in the built-in boards' style: each point where its coordinates
-    /// put it (a unit is four columns and two rows), its links drawn as `-`, `|`, `/` and `\\` where
-    /// there is room between the points (not across half a unit), the rank beside each row and the
-    /// files under the bottom row.
-    fn draw_from_cells(&self, glyph: impl Fn(u8) -> char) -> String {
         let xs = self.coords.iter().map(|c| c.0);
-        let ys = self.coords.iter().map(|c| c.1);
-        let (left, top) = (xs.clone().min().unwrap_or(0), ys.clone().max().unwrap_or(0));
-        let (width, height) = ((xs.max().unwrap_or(0) - left) * 2 + 1, top - ys.min().unwrap_or(0) + 1);
-        // Doubled coordinates: half a unit is two columns and one row.
-        let cell = |(x, y): (i32, i32)| ((top - y) as usize, ((x - left) * 2) as usize);
-        let mut canvas = vec![vec![' '; width as usize]; height as usize];
+        let ys: std::collections::BTreeSet<i32> = self.coords.iter().map(|c| c.1).collect();
+        let left = xs.clone().min().unwrap_or(0);
+        let width = (xs.max().unwrap_or(0) - left) * 2 + 1;
+        // Doubled coordinates: half a unit is two columns and a row, and where points lie on both
+        // rows, another row between them holds their links.
+        let (bottom, top) = (ys.first().copied().unwrap_or(0), ys.last().copied().unwrap_or(0));
+        let mut row_of = std::collections::HashMap::new();
+        let mut height = 0;
+        for y in (bottom..=top).rev() {
+            row_of.insert(y, height);
+            height += if ys.contains(&y) && ys.contains(&(y - 1)) { 2 } else { 1 };
+        }
+        let cell = |(x, y): (i32, i32)| (row_of[&y], ((x - left) * 2) as usize);
+        let mut canvas = vec![vec![' '; width as usize]; height];
         for p in 0..self.len() {
             for &q in self.neighbour[p].iter().filter(|&&q| q != NONE) {
                 let ((r0, c0), (r1, c1)) = (cell(self.coords[p]), cell(self.coords[q as usize]));
@@ -227,7 +213,7 @@ impl Board {
                 }
             }
         }
-        let mut ranks = vec![String::new(); height as usize];
+        let mut ranks = vec![String::new(); height];
         let mut files = vec![' '; width as usize];
         for (point, label) in self.labels.iter().enumerate() {
             let (row, column) = cell(self.coords[point]);
@@ -298,7 +284,6 @@ impl Board {
             exits,
             apex: privy.apex.map(str::to_string),
             bottom_row: (0..5).map(|x| main(x, 0)).collect(),
-            template: Some(privy.template),
         };
         let board = Board::assemble(parts).expect("the built-in boards are well formed");
         assert!(board.symmetric, "every built-in hunt board is symmetric under x ↦ 4 − x");
@@ -311,7 +296,7 @@ impl Board {
     /// networks keep their layout); a described board lays its points on the smallest grid whose
     /// columns and rows are its distinct x and y coordinates.
     pub fn assemble(parts: BoardParts) -> Result<Board, String> {
-        let BoardParts { kind, points, links, general_only, exits, apex, bottom_row, template } = parts;
+        let BoardParts { kind, points, links, general_only, exits, apex, bottom_row } = parts;
         if points.is_empty() || points.len() > 64 {
             return Err(format!("a board has 1 to 64 points (a u64 mask); this one has {}", points.len()));
         }
@@ -413,7 +398,6 @@ impl Board {
             grid,
             mirror: [NONE; 64],
             symmetric: false,
-            template,
         };
         if let Some(mirror) = board.find_mirror() {
             board.mirror = mirror;
@@ -485,9 +469,6 @@ pub struct BoardParts {
     pub exits: Vec<String>,
     pub apex: Option<String>,
     pub bottom_row: Vec<String>,
-    /// The text drawing with `@` at each point in reading order; a described board gets one drawn
-    /// from its coordinates.
-    pub template: Option<&'static str>,
 }
 
 /// The points beyond the 5-wide main board (doubled coordinates), their links and the drawing.
@@ -498,7 +479,6 @@ struct Privy {
     apex: Option<&'static str>,
     /// Whether only the General may stand on these points.
     general_only: bool,
-    template: &'static str,
 }
 
 const CHINESE_PRIVY: Privy = Privy {
@@ -515,7 +495,6 @@ const CHINESE_PRIVY: Privy = Privy {
     ]],
     apex: Some("c7"),
     general_only: true,
-    template: CHINESE_TEMPLATE,
 };
 
 const JAPANESE_POINTS: &[(&str, i32, i32)] =
@@ -541,96 +520,17 @@ const JAPANESE_OPEN_TRIANGLE: Privy = Privy {
     links: &[&JAPANESE_LINKS, &JAPANESE_INNER_LINKS],
     apex: None,
     general_only: false,
-    template: JAPANESE_OPEN_TEMPLATE,
 };
 
-const JAPANESE_CLOSED_TRIANGLE: Privy = Privy {
-    points: JAPANESE_POINTS,
-    links: &[&JAPANESE_LINKS],
-    apex: None,
-    general_only: true,
-    template: JAPANESE_CLOSED_TEMPLATE,
-};
+const JAPANESE_CLOSED_TRIANGLE: Privy =
+    Privy { points: JAPANESE_POINTS, links: &[&JAPANESE_LINKS], apex: None, general_only: true };
 
 const HYDE_PRIVY: Privy = Privy {
     points: &[("b10", 3, 17), ("c10", 4, 17), ("d10", 5, 17), ("c11", 4, 18)],
     links: &[&[("b9", "b10"), ("b10", "c11"), ("c9", "c10"), ("c10", "c11"), ("d9", "d10"), ("d10", "c11")]],
     apex: Some("c11"),
     general_only: true,
-    template: HYDE_TEMPLATE,
 };
-
-const CHINESE_TEMPLATE: &str = r"
- 7          @
-           /|\
- 6        @-@-@
-         /  |  \
- 5  @---@---@---@---@
-    | \ | / | \ | / |
- 4  @---@---@---@---@
-    | / | \ | / | \ |
- 3  @---@---@---@---@
-    | \ | / | \ | / |
- 2  @---@---@---@---@
-    | / | \ | / | \ |
- 1  @---@---@---@---@
-    a   b   c   d   e";
-
-const JAPANESE_OPEN_TEMPLATE: &str = r"
- 7      @---@---@
-         \ /|\ /
- 6        @-@-@
-           \|/
- 5  @---@---@---@---@
-    | \ | / | \ | / |
- 4  @---@---@---@---@
-    | / | \ | / | \ |
- 3  @---@---@---@---@
-    | \ | / | \ | / |
- 2  @---@---@---@---@
-    | / | \ | / | \ |
- 1  @---@---@---@---@
-    a   b   c   d   e";
-
-const JAPANESE_CLOSED_TEMPLATE: &str = r"
- 7      @---@---@
-         \  |  /
- 6        @-@-@
-           \|/
- 5  @---@---@---@---@
-    | \ | / | \ | / |
- 4  @---@---@---@---@
-    | / | \ | / | \ |
- 3  @---@---@---@---@
-    | \ | / | \ | / |
- 2  @---@---@---@---@
-    | / | \ | / | \ |
- 1  @---@---@---@---@
-    a   b   c   d   e";
-
-const HYDE_TEMPLATE: &str = r"
-11          @
-           /|\
-10        @ @ @
-         /  |  \
- 9  @---@---@---@---@
-    |   |   |   |   |
- 8  @---@---@---@---@
-    |   |   |   |   |
- 7  @---@---@---@---@
-    |   |   |   |   |
- 6  @---@---@---@---@
-    |   |   |   |   |
- 5  @---@---@---@---@
-    |   |   |   |   |
- 4  @---@---@---@---@
-    |   |   |   |   |
- 3  @---@---@---@---@
-    |   |   |   |   |
- 2  @---@---@---@---@
-    |   |   |   |   |
- 1  @---@---@---@---@
-    a   b   c   d   e";
 
 #[cfg(test)]
 mod tests {
@@ -698,6 +598,91 @@ mod tests {
         let mask = (1u64 << hyde.point("b9").unwrap()) | (1 << hyde.point("b10").unwrap());
         assert_eq!(hyde.labels_of(mask), vec!["b9", "b10"]);
     }
+
+    /// The drawings made from the points' coordinates are the boards as drawn by hand.
+    #[test]
+    fn boards_draw_as_drawn_by_hand() {
+        for (kind, drawn) in [
+            (BoardKind::Chinese, CHINESE),
+            (BoardKind::Japanese, JAPANESE_OPEN),
+            (BoardKind::JapaneseClosed, JAPANESE_CLOSED),
+            (BoardKind::Hyde, HYDE),
+        ] {
+            assert_eq!(Board::get(kind).draw(|_| '@'), format!("{drawn}\n"), "{kind:?}");
+        }
+    }
+
+    const CHINESE: &str = r"
+ 7          @
+           /|\
+ 6        @-@-@
+         /  |  \
+ 5  @---@---@---@---@
+    | \ | / | \ | / |
+ 4  @---@---@---@---@
+    | / | \ | / | \ |
+ 3  @---@---@---@---@
+    | \ | / | \ | / |
+ 2  @---@---@---@---@
+    | / | \ | / | \ |
+ 1  @---@---@---@---@
+    a   b   c   d   e";
+
+    const JAPANESE_OPEN: &str = r"
+ 7      @---@---@
+         \ /|\ /
+ 6        @-@-@
+           \|/
+ 5  @---@---@---@---@
+    | \ | / | \ | / |
+ 4  @---@---@---@---@
+    | / | \ | / | \ |
+ 3  @---@---@---@---@
+    | \ | / | \ | / |
+ 2  @---@---@---@---@
+    | / | \ | / | \ |
+ 1  @---@---@---@---@
+    a   b   c   d   e";
+
+    const JAPANESE_CLOSED: &str = r"
+ 7      @---@---@
+         \  |  /
+ 6        @-@-@
+           \|/
+ 5  @---@---@---@---@
+    | \ | / | \ | / |
+ 4  @---@---@---@---@
+    | / | \ | / | \ |
+ 3  @---@---@---@---@
+    | \ | / | \ | / |
+ 2  @---@---@---@---@
+    | / | \ | / | \ |
+ 1  @---@---@---@---@
+    a   b   c   d   e";
+
+    const HYDE: &str = r"
+11          @
+           /|\
+10        @ @ @
+         /  |  \
+ 9  @---@---@---@---@
+    |   |   |   |   |
+ 8  @---@---@---@---@
+    |   |   |   |   |
+ 7  @---@---@---@---@
+    |   |   |   |   |
+ 6  @---@---@---@---@
+    |   |   |   |   |
+ 5  @---@---@---@---@
+    |   |   |   |   |
+ 4  @---@---@---@---@
+    |   |   |   |   |
+ 3  @---@---@---@---@
+    |   |   |   |   |
+ 2  @---@---@---@---@
+    |   |   |   |   |
+ 1  @---@---@---@---@
+    a   b   c   d   e";
 
     #[test]
     fn drawings_place_every_point() {

@@ -581,7 +581,6 @@ fn board_parts(section: &BoardSection, at: &At) -> Result<BoardParts, String> {
         exits: names(&section.exits),
         apex: section.apex.as_ref().map(|a| a.get_ref().clone()),
         bottom_row,
-        template: None,
     })
 }
 
