@@ -246,10 +246,7 @@ async fn analyse(State(server): State<Arc<Server>>, body: Body) -> Result<Json<A
     let _permit = permit.map_err(|_| ApiError::busy("the server is shutting down"))?;
     let watch = Watch::until(Instant::now() + limit);
     let analysis = tokio::task::spawn_blocking(move || {
-        with_game!(&game, |g| {
-            let line = replay(g, request.start.as_deref(), &request.moves)?;
-            analyse_position(&line, &agent, &watch)
-        })
+        analyse_position(&game, request.start.as_deref(), &request.moves, &agent, &watch)
     })
     .await
     .map_err(|e| BadRequest(format!("the analysis failed: {e}")))??;

@@ -9,11 +9,12 @@ use super::board::{Drawable, Drawing, PieceView};
 use super::error::BadRequest;
 use crate::agents::{AgentSpec, Watch};
 use crate::game::hunt::HuntGame;
-use crate::game::{Game, Playthrough, describe_outcome};
+use crate::game::{AnyGame, Game, Playthrough, describe_outcome};
 use crate::nn::{NetEvaluator, NetGame};
 use crate::search::{Evaluations, Evaluator, LeafBatch};
 use crate::tablebase::shared_table;
 use crate::tablebase::{CachedTable, cached_table};
+use crate::with_game;
 
 /// A position and everything needed to draw it and play on from it.
 #[derive(Clone, Debug, Serialize)]
@@ -154,8 +155,30 @@ pub struct TableMove {
     pub verdict: String,
 }
 
-/// Analyses the position `line` ends in with `agent` (searching within `watch`'s limits).
-pub fn analyse<G: NetGame>(
+/// Analyses the position `moves` reach from `start` (else the start) in `game`: the agent's view
+/// (searching within `watch`'s limits) and, on a hunt board, each move's verdict from its table.
+pub fn analyse(
+    game: &AnyGame,
+    start: Option<&str>,
+    moves: &[String],
+    agent: &AgentSpec,
+    watch: &Watch,
+) -> Result<Analysis, BadRequest> {
+    let mut analysis = with_game!(game, |g| search(&replay(g, start, moves)?, agent, watch))?;
+    if let AnyGame::Hunt(hunt) = game {
+        let line = replay(hunt, start, moves)?;
+        if !line.is_over() {
+            match table_moves(hunt, line.state()) {
+                Ok(moves) => analysis.table = moves,
+                Err(note) => analysis.table_note = Some(note),
+            }
+        }
+    }
+    Ok(analysis)
+}
+
+/// The network's and the search's view of the position `line` ends in.
+fn search<G: NetGame>(
     line: &Playthrough<G>,
     agent: &AgentSpec,
     watch: &Watch,
@@ -191,13 +214,6 @@ pub fn analyse<G: NetGame>(
         .take(8)
         .map(|(mv, visits, value)| MoveStat { text: game.format_move(state, mv), visits, value })
         .collect();
-    if let Some(hunt) = (game as &dyn std::any::Any).downcast_ref::<HuntGame>() {
-        let hunt_state = (state as &dyn std::any::Any).downcast_ref().expect("a hunt game's state");
-        match table_moves(hunt, hunt_state) {
-            Ok(moves) => analysis.table = moves,
-            Err(note) => analysis.table_note = Some(note),
-        }
-    }
     Ok(analysis)
 }
 

@@ -192,6 +192,14 @@ fn positions_analyses_and_records_answer_and_bad_requests_are_refused() {
     assert!((total - 1.0).abs() < 1e-3, "{analysis}");
     let visits: u64 = analysis["top"].as_array().unwrap().iter().map(|m| m["visits"].as_u64().unwrap()).sum();
     assert!(visits > 0 && analysis["simulations"].as_u64().unwrap() <= 64, "{analysis}");
+    // On a hunt board each move's exact verdict comes too, or a note saying how to build the table.
+    match analysis["table"].as_array() {
+        Some(moves) => assert_eq!(moves.len(), 8, "{analysis}"),
+        None => {
+            let note = analysis["table_note"].as_str().unwrap_or_default();
+            assert!(note.contains("rebel-zero solve sixteen-rebels"), "{analysis}");
+        }
+    }
 
     // A ruleset described in a shipped rules file plays in the browser like its built-in twin.
     let file = format!("file:{}/configs/rules/sixteen-rebels.toml", env!("CARGO_MANIFEST_DIR"));
