@@ -53,7 +53,9 @@ impl PerfectAgent {
 impl<G: NetGame> Agent<G> for PerfectAgent {
     fn choose(&mut self, line: &Playthrough<G>) -> G::Move {
         // `build` made this agent for a hunt game only, the one family whose best play is Some.
-        let choices = line.game().best_play(&self.table, line).expect("the perfect agent plays a hunt game");
+        let ranked =
+            line.game().table_ranking(&self.table, line).expect("the perfect agent plays a hunt game");
+        let choices = crate::tablebase::best_moves(&ranked);
         choices[self.rng.random_range(0..choices.len())]
     }
 }

@@ -50,9 +50,10 @@ pub trait NetGame: Game + crate::game::tactics::Tactics {
         None
     }
 
-    /// The moves best play by `table` chooses among in `line`'s position ([`crate::tablebase::best_moves`]);
-    /// `None` for a family no table solves.
-    fn best_play(&self, _table: &Tablebase, _line: &Playthrough<Self>) -> Option<Vec<Self::Move>> {
+    /// Each legal move of `line`'s position with its preference by `table` for the side to move
+    /// ([`crate::tablebase::ranked_moves`]; best play chooses among the highest,
+    /// [`crate::tablebase::best_moves`]); `None` for a family no table solves.
+    fn table_ranking(&self, _table: &Tablebase, _line: &Playthrough<Self>) -> Option<Vec<(i64, Self::Move)>> {
         None
     }
 
@@ -90,8 +91,8 @@ impl NetGame for HuntGame {
         Some(self)
     }
 
-    fn best_play(&self, table: &Tablebase, line: &Playthrough<HuntGame>) -> Option<Vec<HuntMove>> {
-        Some(crate::tablebase::best_moves(&crate::tablebase::ranked_moves(table, line)))
+    fn table_ranking(&self, table: &Tablebase, line: &Playthrough<HuntGame>) -> Option<Vec<(i64, HuntMove)>> {
+        Some(crate::tablebase::ranked_moves(table, line))
     }
 }
 

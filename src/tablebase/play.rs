@@ -75,7 +75,7 @@ pub fn ranked_moves(table: &Tablebase, line: &Playthrough<HuntGame>) -> Vec<(i64
 }
 
 /// The moves of `ranked` that best play chooses among.
-pub fn best_moves(ranked: &[(i64, HuntMove)]) -> Vec<HuntMove> {
+pub fn best_moves<M: Copy>(ranked: &[(i64, M)]) -> Vec<M> {
     let best = ranked.iter().map(|&(p, _)| p).max().expect("a legal move");
     ranked.iter().filter(|&&(p, _)| p == best).map(|&(_, m)| m).collect()
 }

@@ -9,7 +9,6 @@
 //! self-play never finds the way to a forced win: Juroku's network drew 93–99% of its self-play games
 //! from a start the table proves won, so it never saw a conversion to learn from.
 
-use std::any::Any;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::bail;
@@ -21,12 +20,11 @@ use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
 use super::tables::SpecTables;
 use crate::agents::MctsSettings;
 use crate::game::Playthrough;
-use crate::game::hunt::HuntGame;
 use crate::nn::{Encoder, NetGame};
 use crate::search::{Mcts, RolloutEvaluator, move_temperature};
 use crate::seed::derive_seed;
 use crate::tablebase::Tablebase;
-use crate::tablebase::{best_moves, outcome_of, ranked_moves};
+use crate::tablebase::{best_moves, outcome_of};
 
 /// The expert that plays a run's teacher games.
 pub enum Teacher {
@@ -81,12 +79,7 @@ pub fn play_teacher_games<G: NetGame>(
             Teacher::Rollouts(settings) => rollout_game(game, &encoder, settings, config, job),
             Teacher::Perfect(tables) => {
                 let table = tables.get(job.spec_index).expect("Teacher::open checked every spec's table");
-                let hunt =
-                    (game as &dyn Any).downcast_ref::<HuntGame>().expect("only hunt games have tables");
-                let encoder = (&encoder as &dyn Any)
-                    .downcast_ref::<<HuntGame as NetGame>::Encoder>()
-                    .expect("a hunt game's encoder");
-                perfect_game(Playthrough::new(hunt.clone()), encoder, table, config, job)
+                perfect_game(Playthrough::new(game.clone()), &encoder, table, config, job)
             }
         };
         on_finished(finished);
@@ -129,9 +122,9 @@ fn rollout_game<G: NetGame>(
 /// all, so that the games also reach the positions a mistake leaves (a draw the Rebels let go, which the General must
 /// then hold: the first teacher kept every result, and its network's General lost such draws to
 /// rollout Rebels). Then the moves best play chooses among, drawn by lot.
-fn perfect_game(
-    mut line: Playthrough<HuntGame>,
-    encoder: &<HuntGame as NetGame>::Encoder,
+fn perfect_game<G: NetGame>(
+    mut line: Playthrough<G>,
+    encoder: &G::Encoder,
     table: &Tablebase,
     config: &SelfPlayConfig,
     job: GameJob,
@@ -140,7 +133,7 @@ fn perfect_game(
     let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(job.seed, 0));
     let mut samples = GameSamples::default();
     while !line.is_over() {
-        let ranked = ranked_moves(table, &line);
+        let ranked = game.table_ranking(table, &line).expect("Teacher::open found a table for these rules");
         let best = best_moves(&ranked);
         if config.draw_full_search(&mut rng) {
             let share = 1.0 / best.len() as f32;
@@ -164,8 +157,9 @@ fn perfect_game(
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::game::hunt::{GENERAL, REBELS};
+    use crate::game::hunt::{GENERAL, HuntGame, REBELS};
     use crate::tablebase::Verdict;
+    use crate::tablebase::ranked_moves;
     use crate::tablebase::testing::{six_rebels, slots_of_six};
 
     #[test]
