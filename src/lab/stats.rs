@@ -106,9 +106,10 @@ pub fn clustered(values: &[(u64, f64)]) -> Estimate {
 /// As [`clustered`] for games played in pairs from one opening, one with each agent in each seat
 /// (the cross-play's unit, as fishtest's pentanomial statistics count game pairs): the effective size
 /// may reach the number of games, since a pair's two games are two different games whose results
-/// the opening ties together (mostly against each other, which the cluster variance rewards).
+/// the opening ties together (mostly against each other, which the cluster variance rewards). An
+/// opening played more than twice (repeated pairs) still counts as two games at most.
 pub fn paired(values: &[(u64, f64)]) -> Estimate {
-    clustered_at_most(values, |_, n| n)
+    clustered_at_most(values, |clusters, n| n.min(2.0 * clusters))
 }
 
 fn clustered_at_most(values: &[(u64, f64)], cap: impl Fn(f64, f64) -> f64) -> Estimate {
@@ -505,6 +506,9 @@ mod more_tests {
         let split: Vec<(u64, f64)> = (0..100).flat_map(|k| [(k, 1.0), (k, 0.0)]).collect();
         assert_eq!(paired(&split).effective_n, 200.0);
         assert_eq!(clustered(&split).effective_n, 100.0);
+        // The same pairs played five times over are no more evidence than once.
+        let repeated: Vec<(u64, f64)> = (0..5).flat_map(|_| split.iter().copied()).collect();
+        assert_eq!(paired(&repeated).effective_n, 200.0);
     }
 
     #[test]
