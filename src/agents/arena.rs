@@ -302,12 +302,15 @@ impl MatchSummary {
     /// How the games of `settings` open, in words.
     fn openings(settings: &MatchSettings) -> String {
         match (&settings.book, settings.opening) {
-            (Some(book), _) => format!(
-                "{} openings of {}, each for {} games in turn",
-                book.lines.len(),
-                book.source,
-                book.per_line
-            ),
+            (Some(book), _) => {
+                let per_line = book.per_line.max(1);
+                let used = settings.games.div_ceil(per_line).min(book.lines.len());
+                format!(
+                    "{used} of the {} openings of {}, each for {per_line} games in turn",
+                    book.lines.len(),
+                    book.source
+                )
+            }
             (None, 0) => "the start".to_string(),
             (None, plies) => format!("{plies} plies drawn uniformly from the game's seed"),
         }

@@ -87,7 +87,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         let records = run_match(g, [&a, &b], settings, &|_| progress.inc(1))?;
         progress.finish_and_clear();
         let summary = MatchSummary::new(g, [&a, &b], &settings, &records);
-        let summary = Summary { score_a: score_of_a(g, &records, book.is_some()), summary };
+        let book_lines = book.as_ref().map(|(lines, _)| lines.len());
+        let summary = Summary { score_a: score_of_a(g, &records, book_lines), summary };
         if let Some(dir) = &args.out {
             write_results(dir, &records, &summary)?;
         }
@@ -115,10 +116,11 @@ struct Summary {
     score_a: Estimate,
 }
 
-/// Agent A's score with its 95% interval, counted as the studies count their games: games that share
-/// an opening (or, without one, repeat) are one cluster; a book's openings are played in pairs, one
-/// game with each seating, and a pair is the unit ([`paired`]).
-fn score_of_a<G: Game>(game: &G, records: &[GameRecord], from_book: bool) -> Estimate {
+/// Agent A's score with its 95% interval, counted as the studies count their games. Games from one
+/// book opening are a pair (one game with each seating, [`paired`]): `book_lines` openings, game `i`
+/// playing opening `(i / 2) % book_lines`. Otherwise games that share their opening (or, without
+/// one, repeat) are one cluster ([`clustered`]).
+fn score_of_a<G: Game>(game: &G, records: &[GameRecord], book_lines: Option<usize>) -> Estimate {
     let names = game.side_names();
     let points: Vec<(u64, f64)> = records
         .iter()
@@ -130,18 +132,25 @@ fn score_of_a<G: Game>(game: &G, records: &[GameRecord], from_book: bool) -> Est
                 Some(winner) if winner == side => 1.0,
                 Some(_) => 0.0,
             };
-            let opening = (record.opening as usize).min(record.moves.len());
-            let cluster = if opening > 0 { &record.moves[..opening] } else { &record.moves[..] };
-            (fnv1a(&cluster.join(" ")), points)
+            let cluster = match book_lines {
+                // By its number: agents that sample their first moves (`open=`) record longer openings.
+                Some(lines) => ((record.game / GAMES_PER_OPENING) % lines.max(1)) as u64,
+                None => {
+                    let opening = (record.opening as usize).min(record.moves.len());
+                    let moves = if opening > 0 { &record.moves[..opening] } else { &record.moves[..] };
+                    fnv1a(&moves.join(" "))
+                }
+            };
+            (cluster, points)
         })
         .collect();
-    if from_book { paired(&points) } else { clustered(&points) }
+    if book_lines.is_some() { paired(&points) } else { clustered(&points) }
 }
 
 fn print_score(score: &Estimate) {
     let Interval { estimate, low, high } = score.interval;
     println!(
-        "A's score: {:.1}%, 95% interval [{:.1}, {:.1}] (Wilson on {:.0} effective games of {} in {} clusters: games that share an opening, or repeat, are one)",
+        "A's score: {:.1}%, 95% interval [{:.1}, {:.1}] (Wilson on {:.0} effective games of {} in {} clusters: games that share an opening, or repeat, are counted together)",
         100.0 * estimate,
         100.0 * low,
         100.0 * high,
@@ -173,9 +182,10 @@ fn read_book<G: Game>(game: &G, path: &Path) -> anyhow::Result<(Vec<Vec<String>>
             if rulesets.is_empty() { "none".to_string() } else { rulesets.join(", ") }
         );
     };
-    for (index, moves) in found.lines.iter().enumerate() {
+    let mut lines = Vec::with_capacity(found.lines.len());
+    for (index, moves) in found.lines.into_iter().enumerate() {
         let mut line = Playthrough::new(game.clone());
-        for text in moves {
+        for text in &moves {
             if let Err(e) = line.play_text(text) {
                 usage_bail!(
                     "--book {}: opening {} of {} ({}) does not play under {}: `{text}`: {e}",
@@ -187,9 +197,16 @@ fn read_book<G: Game>(game: &G, path: &Path) -> anyhow::Result<(Vec<Vec<String>>
                 );
             }
         }
+        // A game's first moves that ended it (an agent's sampled opening can) open nothing.
+        if !line.is_over() {
+            lines.push(moves);
+        }
+    }
+    if lines.is_empty() {
+        usage_bail!("--book {}: every opening of {} there ends the game", path.display(), found.group);
     }
     let source = format!("{} (those of {})", path.display(), found.group);
-    Ok((found.lines, source))
+    Ok((lines, source))
 }
 
 fn print_summary<G: Game>(game: &G, summary: &MatchSummary) {
@@ -271,26 +288,34 @@ mod tests {
         let AnyGame::Hunt(game) = AnyGame::from_spec("sixteen-rebels").unwrap() else { unreachable!() };
         // A plays the General in even games; the Rebels win every one.
         let repeated: Vec<GameRecord> = (0..8).map(|i| record(i, &["a", "b"], 0, Some("rebels"))).collect();
-        let score = score_of_a(&game, &repeated, false);
+        let score = score_of_a(&game, &repeated, None);
         assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 1, 1.0));
 
         let moves = ["a", "b", "c", "d", "e", "f", "g", "h"];
         let distinct: Vec<GameRecord> =
             (0..8).map(|i| record(i, &[moves[i], "x"], 0, (i != 3).then_some("general"))).collect();
-        let score = score_of_a(&game, &distinct, false);
+        let score = score_of_a(&game, &distinct, None);
         // A wins its four Generals, loses three Rebels' games and draws game 3.
         assert_eq!((score.interval.estimate, score.clusters, score.n), (4.5 / 8.0, 8, 8));
 
         // Four book openings, two games each: the pairs are the clusters, up to one game each in size.
         let paired: Vec<GameRecord> =
             (0..8).map(|i| record(i, &[moves[i / 2], "y", moves[i % 2]], 2, Some("general"))).collect();
-        let score = score_of_a(&game, &paired, true);
+        let score = score_of_a(&game, &paired, Some(4));
         // Each pair scores one half: no spread between pairs, so every game counts.
         assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 4, 8.0));
-        assert_eq!(
-            score_of_a(&game, &paired, false).effective_n,
-            4.0,
-            "unpaired, a cluster is one game at most"
-        );
+        let unpaired = score_of_a(&game, &paired, None).effective_n;
+        assert_eq!(unpaired, 4.0, "unpaired, a cluster is one game at most");
+
+        // The book played over again (games 8–23 repeat its four pairs) is no more evidence.
+        let again: Vec<GameRecord> = (0..24)
+            .map(|i| record(i, &[moves[(i / 2) % 4], "y", moves[i % 2]], 2, Some("general")))
+            .collect();
+        let score = score_of_a(&game, &again, Some(4));
+        assert_eq!((score.n, score.clusters, score.effective_n), (24, 4, 8.0));
+        // Agents that sample their first moves record longer openings; the pair is still one.
+        let sampled: Vec<GameRecord> =
+            (0..8).map(|i| record(i, &[moves[i / 2], "y", moves[i % 2]], 3, Some("general"))).collect();
+        assert_eq!(score_of_a(&game, &sampled, Some(4)).clusters, 4);
     }
 }

@@ -185,7 +185,7 @@ impl GameRecord {
 /// The openings recorded in a games file, as a study's book holds them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordedOpenings {
-    /// The group they come from (a study cell, or a match's pairing: [`GameRecord::group`]).
+    /// The group they come from: a study cell, or a match's two agents.
     pub group: String,
     /// Each opening's moves, in the order the games first played it.
     pub lines: Vec<Vec<String>>,
@@ -194,16 +194,27 @@ pub struct RecordedOpenings {
 /// The openings of the games of `spec` played from `start` (its text, RULES.md section 7): those of
 /// the group with the most distinct ones, in game order, each once. A study's cells each play a prefix
 /// of their variant's book in order, so the longest gives the book as far as any cell played it.
+/// Games of a `file:` spec count when their rules file had the same content, wherever it was read.
 /// `None` when no such game opened with moves of its own.
 pub fn recorded_openings(records: &[GameRecord], spec: &str, start: &str) -> Option<RecordedOpenings> {
+    let rules = RulesFile::of_spec(spec);
+    let options = |spec: &str| super::Spec::parse(spec).ok().map(|s| s.options);
+    let same_rules = |r: &GameRecord| {
+        r.spec == spec
+            || rules.as_ref().is_some_and(|file| {
+                r.rules_file.as_ref().is_some_and(|f| f.sha256 == file.sha256)
+                    && options(&r.spec) == options(spec)
+            })
+    };
     let mut groups: BTreeMap<String, Vec<&GameRecord>> = BTreeMap::new();
-    for record in records.iter().filter(|r| r.spec == spec && r.start == start && r.opening > 0) {
-        groups.entry(record.group()).or_default().push(record);
+    let opened = |r: &&GameRecord| r.opening > 0 && r.opening as usize <= r.moves.len();
+    for record in records.iter().filter(|r| r.start == start && same_rules(r)).filter(opened) {
+        groups.entry(opening_group(record)).or_default().push(record);
     }
     let distinct = |games: &mut Vec<&GameRecord>| {
         games.sort_by_key(|r| r.game);
         let mut seen = std::collections::HashSet::new();
-        let lines = games.iter().map(|r| r.moves[..(r.opening as usize).min(r.moves.len())].to_vec());
+        let lines = games.iter().map(|r| r.moves[..r.opening as usize].to_vec());
         lines.filter(|line| seen.insert(line.clone())).collect::<Vec<_>>()
     };
     let mut best: Option<RecordedOpenings> = None;
@@ -214,6 +225,16 @@ pub fn recorded_openings(records: &[GameRecord], spec: &str, start: &str) -> Opt
         }
     }
     best
+}
+
+/// The games whose openings are read together: a study cell's, else a match's (its two agents,
+/// whichever seat each had).
+fn opening_group(record: &GameRecord) -> String {
+    record.cell.clone().unwrap_or_else(|| {
+        let mut agents: Vec<&str> = record.agents.values().map(String::as_str).collect();
+        agents.sort_unstable();
+        agents.join(" v ")
+    })
 }
 
 /// Appends `record` to the games file at `path` (created with its folder when missing), numbered as
@@ -305,6 +326,49 @@ mod tests {
         records.iter_mut().for_each(|r| r.spec = "murray-rebels".into());
         assert_eq!(recorded_openings(&records, "neeley-rebels", &start), None);
         assert_eq!(recorded_openings(&records, "murray-rebels", "elsewhere"), None);
+    }
+
+    /// A match's games are one group whichever seat each agent had; a recorded opening longer than
+    /// its game is not read; a rules file is recognised by its content, wherever it was read from.
+    #[test]
+    fn recorded_openings_read_matches_and_rules_files_as_played() {
+        let played = |game: usize, seats: [&str; 2], moves: &[&str], opening: u32| GameRecord {
+            cell: None,
+            game,
+            opening,
+            agents: [
+                ("general".to_string(), seats[0].to_string()),
+                ("rebels".to_string(), seats[1].to_string()),
+            ]
+            .into(),
+            ..record(moves, None, "cap")
+        };
+        let records = vec![
+            played(0, ["a", "b"], &["a1", "x"], 1),
+            played(1, ["b", "a"], &["a2", "x"], 1),
+            played(2, ["a", "b"], &["a3"], 4),
+        ];
+        let start = records[0].start.clone();
+        let found = recorded_openings(&records, "neeley-rebels", &start).unwrap();
+        assert_eq!(found.group, "a v b");
+        assert_eq!(found.lines, [["a1"], ["a2"]]);
+
+        let file = "configs/rules/sixteen-rebels.toml";
+        let rules_file = RulesFile::of_spec(&format!("file:{file}"));
+        assert!(rules_file.is_some(), "the shipped rules file is read");
+        let mut described = records.clone();
+        for r in &mut described {
+            r.spec = format!("file:{file}:first=rebels");
+            r.rules_file = rules_file.clone();
+        }
+        for spec in [format!("file:./{file}:first=rebels"), format!("file:{file}:first=rebels")] {
+            assert_eq!(
+                recorded_openings(&described, &spec, &start).map(|f| f.lines.len()),
+                Some(2),
+                "{spec}"
+            );
+        }
+        assert_eq!(recorded_openings(&described, &format!("file:./{file}"), &start), None, "other options");
     }
 
     #[test]

@@ -212,7 +212,10 @@ fn match_opens_with_the_openings_of_a_studys_games() {
     let output = run(&[&args[..], &["--book", SIXTEEN_GAMES, "--out", out.to_str().unwrap()]].concat());
     assert!(output.status.success(), "{}", stderr(&output));
     let printed = stdout(&output);
-    assert!(printed.contains("openings: 400 openings of docs/studies/sixteen/games.jsonl.gz"), "{printed}");
+    assert!(
+        printed.contains("openings: 3 of the 400 openings of docs/studies/sixteen/games.jsonl.gz"),
+        "{printed}"
+    );
     // Five games from three openings: A's score is read with the pairs of seats as units.
     assert!(printed.contains("games of 5 in 3 clusters"), "{printed}");
     let played: Vec<GameRecord> =
@@ -231,6 +234,15 @@ fn match_opens_with_the_openings_of_a_studys_games() {
         assert_eq!(opening(&played[game]), book(line), "game {game}");
     }
 
+    // A recorded opening that is the whole game opens nothing.
+    let mut finished = played[0].clone();
+    finished.opening = finished.moves.len() as u32;
+    let whole = dir.path().join("whole.jsonl");
+    std::fs::write(&whole, serde_json::to_string(&finished).unwrap() + "\n").unwrap();
+    let output = run(&[&args[..], &["--book", whole.to_str().unwrap()]].concat());
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("ends the game"), "{}", stderr(&output));
+
     let mut broken = played[0].clone();
     broken.moves = vec!["c3-c5".into()];
     broken.opening = 1;
@@ -238,7 +250,11 @@ fn match_opens_with_the_openings_of_a_studys_games() {
     std::fs::write(&bad, serde_json::to_string(&broken).unwrap() + "\n").unwrap();
     let output = run(&[&args[..], &["--book", bad.to_str().unwrap()]].concat());
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-    assert!(stderr(&output).contains("opening 1 of random (general) v mcts:sims=8"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("opening 1 of mcts:sims=8,c=1.5,temp=0,batch=1,rollout=decisive v random"),
+        "{}",
+        stderr(&output)
+    );
     assert!(stderr(&output).contains("does not play under sixteen-rebels: `c3-c5`"), "{}", stderr(&output));
 }
 
