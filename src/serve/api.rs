@@ -264,12 +264,14 @@ struct OpenRequest {
 
 async fn open_game(State(server): State<Arc<Server>>, body: Body) -> Result<Json<GameView>, ApiError> {
     let request: OpenRequest = parse(body)?;
-    let game = server.ruleset(&request.spec)?;
-    let agent = request.agent.as_deref().map(|text| server.checked_agent(text)).transpose()?;
-    let request = NewGame { game, side: request.side, agent, seed: request.seed };
-    // Building the agent reads its network or table: off the async threads.
-    let games = server.games.clone();
-    let opened = tokio::task::spawn_blocking(move || games.open(request));
+    // Reading a rules file and building the agent (its network or table) read files: off the async
+    // threads.
+    let server = server.clone();
+    let opened = tokio::task::spawn_blocking(move || {
+        let game = server.ruleset(&request.spec)?;
+        let agent = request.agent.as_deref().map(|text| server.checked_agent(text)).transpose()?;
+        server.games.open(NewGame { game, side: request.side, agent, seed: request.seed })
+    });
     let view = opened.await.map_err(|e| BadRequest(format!("opening the game failed: {e}")))??;
     Ok(Json(view))
 }
