@@ -174,9 +174,11 @@ impl Board {
         self.neighbour[from as usize].iter().position(|&n| n == to)
     }
 
-    /// The board with `glyph(point)` at each point where its coordinates put it (a unit is four columns and two rows, with one more row between two rows of points half
-    /// a unit apart), its links drawn as `-`, `|`, `/` and `\\` between the points, the rank beside
-    /// each row and the files under the bottom row.
+    /// The board with `glyph(point)` at each point where its coordinates put it (a unit is four
+    /// columns and two rows, with one more row between two rows of points half a unit apart), its
+    /// links drawn as `-`, `|`, `/` and `\\` between the points (a slanting link across rows spaced
+    /// unevenly bends to the nearest column), the rank beside each row and the files under the
+    /// bottom row.
     pub fn draw(&self, glyph: impl Fn(u8) -> char) -> String {
         let xs = self.coords.iter().map(|c| c.0);
         let ys: std::collections::BTreeSet<i32> = self.coords.iter().map(|c| c.1).collect();
@@ -207,7 +209,8 @@ impl Board {
                     let (r, c) = if dr == 0 {
                         (r0 as i32, c0 as i32 + k * dc.signum())
                     } else {
-                        (r0 as i32 + k * dr.signum(), c0 as i32 + k * dc / dr.abs())
+                        let column = c0 as f64 + f64::from(k * dc) / f64::from(dr.abs());
+                        (r0 as i32 + k * dr.signum(), column.round() as i32)
                     };
                     canvas[r as usize][c as usize] = mark;
                 }
