@@ -12,8 +12,8 @@ use serde::Serialize;
 use super::common::{load_game, usage, usage_bail};
 use crate::agents::{AgentSpec, BookOpenings, MatchSettings, MatchSummary, run_match};
 use crate::game::{Game, GameRecord, Playthrough, read_records, recorded_openings};
+use crate::lab::analysis::cluster_of;
 use crate::lab::stats::{Estimate, Interval, clustered, paired};
-use crate::seed::fnv1a;
 use crate::with_game;
 
 #[derive(Args, Debug)]
@@ -119,7 +119,7 @@ struct Summary {
 /// Agent A's score with its 95% interval, counted as the studies count their games. Games from one
 /// book opening are a pair (one game with each seating, [`paired`]): `book_lines` openings, game `i`
 /// playing opening `(i / 2) % book_lines`. Otherwise games that share their opening (or, without
-/// one, repeat) are one cluster ([`clustered`]).
+/// one, repeat) are one cluster ([`cluster_of`], [`clustered`]).
 fn score_of_a<G: Game>(game: &G, records: &[GameRecord], book_lines: Option<usize>) -> Estimate {
     let names = game.side_names();
     let points: Vec<(u64, f64)> = records
@@ -135,11 +135,7 @@ fn score_of_a<G: Game>(game: &G, records: &[GameRecord], book_lines: Option<usiz
             let cluster = match book_lines {
                 // By its number: agents that sample their first moves (`open=`) record longer openings.
                 Some(lines) => ((record.game / GAMES_PER_OPENING) % lines.max(1)) as u64,
-                None => {
-                    let opening = (record.opening as usize).min(record.moves.len());
-                    let moves = if opening > 0 { &record.moves[..opening] } else { &record.moves[..] };
-                    fnv1a(&moves.join(" "))
-                }
+                None => cluster_of(record),
             };
             (cluster, points)
         })

@@ -47,6 +47,13 @@ fn moves_key(moves: &[String]) -> u64 {
     crate::seed::fnv1a(&moves.join(" "))
 }
 
+/// The group a game's statistics count it in ([`GameStats::cluster`]): its opening's moves, or the
+/// whole game when it had none.
+pub fn cluster_of(record: &GameRecord) -> u64 {
+    let opening = (record.opening as usize).min(record.moves.len());
+    moves_key(if opening > 0 { &record.moves[..opening] } else { &record.moves })
+}
+
 /// Replays a record and measures it.
 pub fn game_stats(game: &AnyGame, record: &GameRecord) -> anyhow::Result<GameStats> {
     let stats = crate::with_game!(game, |g| replay(g, record, |_state| BTreeMap::new()));
@@ -95,11 +102,7 @@ fn replay<G: Game>(
         left: end,
         features,
         game_key: moves_key(&record.moves),
-        cluster: moves_key(if record.opening > 0 {
-            &record.moves[..record.opening as usize]
-        } else {
-            &record.moves
-        }),
+        cluster: cluster_of(record),
     })
 }
 
