@@ -1,6 +1,7 @@
-//! `rebel-zero match SPEC --agent A --agent B --games N --seed S [--opening PLIES | --book GAMES]
-//! [--out DIR] [--threads T]`: a match with alternating seats, a progress bar, a summary table, and
-//! optionally `DIR/games.jsonl` and `DIR/summary.json`.
+//! `rebel-zero match SPEC --agent A --agent B --games N --seed S [--opening PLIES | --book GAMES
+//! [--sprt ELO0,ELO1]] [--out DIR] [--threads T]`: a match with alternating seats, a progress bar, a
+//! summary table, and optionally `DIR/games.jsonl` and `DIR/summary.json`; with `--sprt`, played in
+//! looks until a sequential test decides whether A is the stronger.
 
 use std::path::{Path, PathBuf};
 
@@ -13,7 +14,9 @@ use super::common::{load_game, usage, usage_bail};
 use crate::agents::{AgentSpec, BookOpenings, MatchSettings, MatchSummary, run_match};
 use crate::game::{Game, GameRecord, Playthrough, read_records, recorded_openings};
 use crate::lab::analysis::cluster_of;
+use crate::lab::sprt::{Decision, Pentanomial, Sprt, elo_estimate, pair_index};
 use crate::lab::stats::{Estimate, Interval, clustered, paired};
+use crate::nn::NetGame;
 use crate::with_game;
 
 #[derive(Args, Debug)]
@@ -43,6 +46,12 @@ pub struct MatchArgs {
     /// drew them, opens two games in turn, seats swapped, as in the study's cells.
     #[arg(long, value_name = "GAMES")]
     book: Option<PathBuf>,
+    /// Play until a sequential probability ratio test decides whether A gains at least ELO1 Elo over
+    /// B (H1) or at most ELO0 (H0), α = β = 0.05, as fishtest accepts a change to Stockfish: the
+    /// book's game pairs, each opening once, a look every 16 games, --games the most it plays (e.g.
+    /// `--sprt 0,20`).
+    #[arg(long, value_name = "ELO0,ELO1", requires = "book", allow_hyphen_values = true, value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
     /// Print the summary (summary.json's content) as one JSON object instead of the table.
     #[arg(long)]
     json: bool,
@@ -59,6 +68,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if args.games == 0 {
         usage_bail!("--games must be at least 1");
     }
+    if args.sprt.is_some() && !args.games.is_multiple_of(GAMES_PER_OPENING) {
+        usage_bail!("--sprt plays game pairs: --games must be even (got {})", args.games);
+    }
     let threads = super::common::worker_threads(args.threads)?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -66,7 +78,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let game = load_game(&args.spec)?;
     with_game!(&game, |g| {
         let progress = ProgressBar::new(args.games as u64).with_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})")
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
                 .expect("a valid template"),
         );
         let book = match &args.book {
@@ -74,6 +86,16 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             None => None,
         };
         let mut settings = MatchSettings::new(args.games, args.seed, threads, args.opening);
+        if let (Some(_), Some((lines, source))) = (&args.sprt, &book)
+            && args.games > GAMES_PER_OPENING * lines.len()
+        {
+            // Deterministic agents would repeat a replayed pair, and the test would count it again.
+            usage_bail!(
+                "--sprt counts each opening's pair once, and {source} holds {} openings: --games may be at most {}",
+                lines.len(),
+                GAMES_PER_OPENING * lines.len()
+            );
+        }
         settings.book = book.as_ref().map(|(lines, source)| {
             if args.games > GAMES_PER_OPENING * lines.len() {
                 eprintln!(
@@ -84,11 +106,18 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             }
             BookOpenings { lines, per_line: GAMES_PER_OPENING, source }
         });
-        let records = run_match(g, [&a, &b], settings, &|_| progress.inc(1))?;
+        let (records, sprt) = match args.sprt {
+            Some(test) => {
+                let (records, result) = play_until_decided(g, [&a, &b], settings, test, &progress)?;
+                (records, Some(result))
+            }
+            None => (run_match(g, [&a, &b], settings, &|_| progress.inc(1))?, None),
+        };
         progress.finish_and_clear();
+        settings.games = records.len();
         let summary = MatchSummary::new(g, [&a, &b], &settings, &records);
         let book_lines = book.as_ref().map(|(lines, _)| lines.len());
-        let summary = Summary { score_a: score_of_a(g, &records, book_lines), summary };
+        let summary = Summary { score_a: score_of_a(g, &records, book_lines), sprt, summary };
         if let Some(dir) = &args.out {
             write_results(dir, &records, &summary)?;
         }
@@ -97,6 +126,9 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         }
         print_summary(g, &summary.summary);
         print_score(&summary.score_a);
+        if let Some(sprt) = &summary.sprt {
+            print_sprt(sprt);
+        }
         if let Some(dir) = &args.out {
             println!(
                 "wrote {} and {}",
@@ -114,6 +146,110 @@ struct Summary {
     #[serde(flatten)]
     summary: MatchSummary,
     score_a: Estimate,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sprt: Option<SprtResult>,
+}
+
+/// Where a `--sprt` match stopped, and why.
+#[derive(Serialize)]
+struct SprtResult {
+    #[serde(flatten)]
+    test: Sprt,
+    /// Wald's bounds on the log likelihood ratio.
+    lower: f64,
+    upper: f64,
+    llr: f64,
+    decision: Decision,
+    pairs: u32,
+    /// Pairs by A's points in their two games: 0, ½, 1, 1½, 2.
+    pentanomial: Pentanomial,
+    /// A's Elo over B from the pairs, with a 95% interval (read at the stop, not corrected for it).
+    elo: Interval,
+}
+
+/// Games of the book's pairs, a look of [`GAMES_PER_LOOK`] at a time, until `test` decides or
+/// `settings.games` are played. Game `i` is the same game whenever the test stops (its seed and
+/// opening depend on `i` alone), so a test's stopping point is reproducible from its seed.
+fn play_until_decided<G: NetGame>(
+    game: &G,
+    specs: [&AgentSpec; 2],
+    settings: MatchSettings,
+    test: Sprt,
+    progress: &ProgressBar,
+) -> anyhow::Result<(Vec<GameRecord>, SprtResult)> {
+    let names = game.side_names();
+    let (lower, upper) = test.bounds();
+    let mut records: Vec<GameRecord> = Vec::with_capacity(settings.games);
+    let mut pentanomial = [0; 5];
+    let mut decision = Decision::Continue;
+    while decision == Decision::Continue && records.len() < settings.games {
+        let look = MatchSettings {
+            first: records.len(),
+            games: (records.len() + GAMES_PER_LOOK).min(settings.games),
+            ..settings
+        };
+        let played = run_match(game, specs, look, &|_| progress.inc(1))?;
+        for pair in played.chunks_exact(GAMES_PER_OPENING) {
+            pentanomial[pair_index(points_of_a(&names, &pair[0]), points_of_a(&names, &pair[1]))] += 1;
+        }
+        records.extend(played);
+        decision = test.decide(&pentanomial);
+        progress.set_message(format!("LLR {:.2} of [{lower:.2}, {upper:.2}]", test.llr(&pentanomial)));
+    }
+    let result = SprtResult {
+        test,
+        lower,
+        upper,
+        llr: test.llr(&pentanomial),
+        decision,
+        pairs: pentanomial.iter().sum(),
+        pentanomial,
+        elo: elo_estimate(&pentanomial),
+    };
+    Ok((records, result))
+}
+
+/// Games between two looks of a `--sprt` match: 8 pairs, enough to keep a few threads busy, few
+/// enough that the test stops soon after its bound is crossed. Fixed, so that the games played do
+/// not depend on the threads.
+const GAMES_PER_LOOK: usize = 16;
+
+fn parse_sprt(text: &str) -> Result<Sprt, String> {
+    let bounds: Vec<&str> = text.split(',').collect();
+    let [elo0, elo1] = bounds.as_slice() else {
+        return Err(format!("`{text}`: expected ELO0,ELO1, two Elo differences such as 0,20"));
+    };
+    let parse = |s: &str| s.trim().parse::<f64>().map_err(|_| format!("`{s}` is not a number of Elo"));
+    Sprt::new(parse(elo0)?, parse(elo1)?, SPRT_ALPHA, SPRT_BETA)
+}
+
+/// fishtest's error rates.
+const SPRT_ALPHA: f64 = 0.05;
+const SPRT_BETA: f64 = 0.05;
+
+fn print_sprt(sprt: &SprtResult) {
+    let verdict = match sprt.decision {
+        Decision::AcceptH1 => {
+            format!("H1 accepted after {} pairs (LLR {:.2} ≥ {:.2})", sprt.pairs, sprt.llr, sprt.upper)
+        }
+        Decision::AcceptH0 => {
+            format!("H0 accepted after {} pairs (LLR {:.2} ≤ {:.2})", sprt.pairs, sprt.llr, sprt.lower)
+        }
+        Decision::Continue => format!(
+            "no decision after {} pairs, the most --games allows (LLR {:.2}, between {:.2} and {:.2})",
+            sprt.pairs, sprt.llr, sprt.lower, sprt.upper
+        ),
+    };
+    println!(
+        "SPRT, H1: A gains at least {} Elo over B, H0: at most {} (α = {}, β = {}): {verdict}",
+        sprt.test.elo1, sprt.test.elo0, sprt.test.alpha, sprt.test.beta
+    );
+    let [ll, ld, even, dw, ww] = sprt.pentanomial;
+    println!("pairs by A's points in their two games: 0: {ll}, ½: {ld}, 1: {even}, 1½: {dw}, 2: {ww}");
+    let Interval { estimate, low, high } = sprt.elo;
+    println!(
+        "A's Elo over B: {estimate:+.1}, 95% interval [{low:+.1}, {high:+.1}] (from the pairs, read at the stop: not corrected for it)"
+    );
 }
 
 /// Agent A's score with its 95% interval, counted as the studies count their games. Games from one
@@ -125,13 +261,7 @@ fn score_of_a<G: Game>(game: &G, records: &[GameRecord], book_lines: Option<usiz
     let points: Vec<(u64, f64)> = records
         .iter()
         .map(|record| {
-            // Agent A plays side `game % 2`.
-            let side = names[record.game % 2];
-            let points = match record.winner.as_deref() {
-                None => 0.5,
-                Some(winner) if winner == side => 1.0,
-                Some(_) => 0.0,
-            };
+            let points = points_of_a(&names, record);
             let cluster = match book_lines {
                 // By its number: agents that sample their first moves (`open=`) record longer openings.
                 Some(lines) => ((record.game / GAMES_PER_OPENING) % lines.max(1)) as u64,
@@ -141,6 +271,15 @@ fn score_of_a<G: Game>(game: &G, records: &[GameRecord], book_lines: Option<usiz
         })
         .collect();
     if book_lines.is_some() { paired(&points) } else { clustered(&points) }
+}
+
+/// What agent A scored in `record`: 1, ½ or 0. A plays side `game % 2` ([`run_match`]'s seating).
+fn points_of_a(side_names: &[&str], record: &GameRecord) -> f64 {
+    match record.winner.as_deref() {
+        None => 0.5,
+        Some(winner) if winner == side_names[record.game % 2] => 1.0,
+        Some(_) => 0.0,
+    }
 }
 
 fn print_score(score: &Estimate) {

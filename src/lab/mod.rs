@@ -14,6 +14,7 @@
 //!   MCTS-solver), and the rungs' games judged against the tables;
 //! - [`decide`]: how every test turns intervals into a verdict, a p value and the games it needs;
 //! - [`sequential`]: group-sequential looks with alpha spending, for claims that run until they decide;
+//! - [`sprt`]: the sequential probability ratio test on game pairs that accepts a change to an agent;
 //! - [`claims`]: claim tests read on each kind of evidence, and the verdicts;
 //! - [`amendments`]: changes to claims after their games, on the record and enforced;
 //! - [`runner`]: plays what is missing, grows sequential cells, and gathers the results;
@@ -35,6 +36,7 @@ pub mod runner;
 pub mod schedule;
 pub mod sequential;
 pub mod solve;
+pub mod sprt;
 pub mod stats;
 pub mod store;
 pub mod study;

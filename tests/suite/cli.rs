@@ -154,6 +154,71 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
             &["match", "chess", "--agent", "random", "--agent", "random", "--book", "no/such/games.jsonl"],
             "--book no/such/games.jsonl",
         ),
+        (&["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--sprt", "0,5"], "--book"),
+        (
+            &[
+                "match",
+                "sixteen-rebels",
+                "--agent",
+                "random",
+                "--agent",
+                "random",
+                "--book",
+                SIXTEEN_GAMES,
+                "--sprt",
+                "5,0",
+            ],
+            "elo0 below elo1",
+        ),
+        (
+            &[
+                "match",
+                "sixteen-rebels",
+                "--agent",
+                "random",
+                "--agent",
+                "random",
+                "--book",
+                SIXTEEN_GAMES,
+                "--sprt",
+                "0",
+            ],
+            "expected ELO0,ELO1",
+        ),
+        (
+            &[
+                "match",
+                "sixteen-rebels",
+                "--agent",
+                "random",
+                "--agent",
+                "random",
+                "--book",
+                SIXTEEN_GAMES,
+                "--sprt",
+                "-10,0",
+                "--games",
+                "9",
+            ],
+            "--games must be even",
+        ),
+        (
+            &[
+                "match",
+                "sixteen-rebels",
+                "--agent",
+                "random",
+                "--agent",
+                "random",
+                "--book",
+                SIXTEEN_GAMES,
+                "--sprt",
+                "0,5",
+                "--games",
+                "802",
+            ],
+            "holds 400 openings: --games may be at most 800",
+        ),
         (&["train", "--preset", "nonesuch"], "no preset `nonesuch`"),
         (&["train", "--preset", "smoke", "--generations", "0"], "0 is not in 1.."),
     ];
@@ -256,6 +321,50 @@ fn match_opens_with_the_openings_of_a_studys_games() {
         stderr(&output)
     );
     assert!(stderr(&output).contains("does not play under sixteen-rebels: `c3-c5`"), "{}", stderr(&output));
+}
+
+/// `match --sprt` plays the book's pairs until the test decides, at the same game whatever the
+/// threads, and says so; a limit reached first is no decision.
+#[test]
+fn match_sprt_stops_when_the_pairs_decide() {
+    let sprt = |agents: [&str; 2], bounds: &str, games: &str, threads: &str| -> serde_json::Value {
+        let args =
+            ["match", "sixteen-rebels", "--agent", agents[0], "--agent", agents[1], "--book", SIXTEEN_GAMES];
+        let output =
+            run(&[&args[..], &["--sprt", bounds, "--games", games, "--threads", threads, "--json"]].concat());
+        assert!(output.status.success(), "{}", stderr(&output));
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let stronger = sprt(["mcts:sims=32", "mcts:sims=4"], "0,60", "400", "2");
+    let test = &stronger["sprt"];
+    assert_eq!(test["decision"], "accept_h1", "{stronger}");
+    let pairs = test["pairs"].as_u64().unwrap();
+    assert_eq!(stronger["games"].as_u64().unwrap(), 2 * pairs);
+    assert_eq!(pairs % 8, 0, "a look every 16 games: {stronger}");
+    assert!(pairs < 200, "it stopped before the limit: {stronger}");
+    let pentanomial: Vec<u64> =
+        test["pentanomial"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    assert_eq!(pentanomial.iter().sum::<u64>(), pairs);
+    assert!(test["llr"].as_f64().unwrap() >= test["upper"].as_f64().unwrap());
+    // The pairs are A's points: the score printed for A is the pentanomial's mean.
+    let points: u64 = pentanomial.iter().enumerate().map(|(i, c)| i as u64 * c).sum();
+    let score = stronger["score_a"]["interval"]["estimate"].as_f64().unwrap();
+    assert!((score - points as f64 / (4 * pairs) as f64).abs() < 1e-12, "{stronger}");
+    // One thread plays the same games and stops at the same look.
+    assert_eq!(sprt(["mcts:sims=32", "mcts:sims=4"], "0,60", "400", "1")["sprt"], *test);
+
+    let weaker = sprt(["random", "mcts:sims=32"], "0,60", "400", "2");
+    assert_eq!(weaker["sprt"]["decision"], "accept_h0", "{weaker}");
+    let undecided = sprt(["random", "random"], "-5,5", "16", "2");
+    assert_eq!(undecided["sprt"]["decision"], "continue", "{undecided}");
+    assert_eq!(undecided["games"], 16);
+
+    let args = ["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--book", SIXTEEN_GAMES];
+    let printed = stdout(&run(&[&args[..], &["--sprt=-5,5", "--games", "16"]].concat()));
+    assert!(
+        printed.contains("SPRT, H1: A gains at least 5 Elo over B, H0: at most -5 (α = 0.05, β = 0.05): no decision after 8 pairs"),
+        "{printed}"
+    );
 }
 
 /// `quantize` writes a generation's 8-bit scales and measures 8 bits against f32 on recorded games;
