@@ -155,70 +155,6 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
             "--book no/such/games.jsonl",
         ),
         (&["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--sprt", "0,5"], "--book"),
-        (
-            &[
-                "match",
-                "sixteen-rebels",
-                "--agent",
-                "random",
-                "--agent",
-                "random",
-                "--book",
-                SIXTEEN_GAMES,
-                "--sprt",
-                "5,0",
-            ],
-            "elo0 below elo1",
-        ),
-        (
-            &[
-                "match",
-                "sixteen-rebels",
-                "--agent",
-                "random",
-                "--agent",
-                "random",
-                "--book",
-                SIXTEEN_GAMES,
-                "--sprt",
-                "0",
-            ],
-            "expected ELO0,ELO1",
-        ),
-        (
-            &[
-                "match",
-                "sixteen-rebels",
-                "--agent",
-                "random",
-                "--agent",
-                "random",
-                "--book",
-                SIXTEEN_GAMES,
-                "--sprt",
-                "-10,0",
-                "--games",
-                "9",
-            ],
-            "--games must be even",
-        ),
-        (
-            &[
-                "match",
-                "sixteen-rebels",
-                "--agent",
-                "random",
-                "--agent",
-                "random",
-                "--book",
-                SIXTEEN_GAMES,
-                "--sprt",
-                "0,5",
-                "--games",
-                "802",
-            ],
-            "holds 400 openings: --games may be at most 800",
-        ),
         (&["train", "--preset", "nonesuch"], "no preset `nonesuch`"),
         (&["train", "--preset", "smoke", "--generations", "0"], "0 is not in 1.."),
     ];
@@ -324,7 +260,7 @@ fn match_opens_with_the_openings_of_a_studys_games() {
 }
 
 /// `match --sprt` plays the book's pairs until the test decides, at the same game whatever the
-/// threads, and says so; a limit reached first is no decision.
+/// threads, and says so; a limit reached first is no decision; bad bounds or limits exit with 2.
 #[test]
 fn match_sprt_stops_when_the_pairs_decide() {
     let sprt = |agents: [&str; 2], bounds: &str, games: &str, threads: &str| -> serde_json::Value {
@@ -365,6 +301,20 @@ fn match_sprt_stops_when_the_pairs_decide() {
         printed.contains("SPRT, H1: A gains at least 5 Elo over B, H0: at most -5 (α = 0.05, β = 0.05): no decision after 8 pairs"),
         "{printed}"
     );
+
+    let refused: [(&[&str], &str); 4] = [
+        (&["--sprt", "5,0"], "elo0 below elo1"),
+        (&["--sprt", "0"], "expected ELO0,ELO1"),
+        (&["--sprt", "-10,0", "--games", "9"], "--games must be even"),
+        (&["--sprt", "0,5", "--games", "802"], "holds 400 openings: --games may be at most 800"),
+    ];
+    for (extra, expected) in refused {
+        let output = run(&[&args[..], extra].concat());
+        assert_eq!(output.status.code(), Some(2), "{extra:?}");
+        let message = stderr(&output);
+        assert!(message.contains(expected) && !message.contains("panicked"), "{extra:?}: {message}");
+        assert!(stdout(&output).is_empty(), "{extra:?} printed to stdout");
+    }
 }
 
 /// `quantize` writes a generation's 8-bit scales and measures 8 bits against f32 on recorded games;
