@@ -14,7 +14,7 @@ use super::common::{load_game, usage, usage_bail};
 use crate::agents::{AgentSpec, BookOpenings, MatchSettings, MatchSummary, run_match};
 use crate::game::{Game, GameRecord, Playthrough, read_records, recorded_openings};
 use crate::lab::analysis::cluster_of;
-use crate::lab::sprt::{Decision, Pentanomial, Sprt, elo_estimate, pair_index};
+use crate::lab::sprt::{Decision, Pentanomial, Sprt, pair_index};
 use crate::lab::stats::{Estimate, Interval, clustered, paired};
 use crate::nn::NetGame;
 use crate::with_game;
@@ -163,7 +163,7 @@ struct SprtResult {
     pairs: u32,
     /// Pairs by A's points in their two games: 0, ½, 1, 1½, 2.
     pentanomial: Pentanomial,
-    /// A's Elo over B from the pairs, with a 95% interval (read at the stop, not corrected for it).
+    /// A's Elo over B with a 95% interval, corrected for where the test stopped (fishtest's).
     elo: Interval,
 }
 
@@ -204,7 +204,7 @@ fn play_until_decided<G: NetGame>(
         decision,
         pairs: pentanomial.iter().sum(),
         pentanomial,
-        elo: elo_estimate(&pentanomial),
+        elo: test.stopped_elo(&pentanomial),
     };
     Ok((records, result))
 }
@@ -248,7 +248,7 @@ fn print_sprt(sprt: &SprtResult) {
     println!("pairs by A's points in their two games: 0: {ll}, ½: {ld}, 1: {even}, 1½: {dw}, 2: {ww}");
     let Interval { estimate, low, high } = sprt.elo;
     println!(
-        "A's Elo over B: {estimate:+.1}, 95% interval [{low:+.1}, {high:+.1}] (from the pairs, read at the stop: not corrected for it)"
+        "A's Elo over B: {estimate:+.1}, 95% interval [{low:+.1}, {high:+.1}] (from the pairs, corrected for where the test stopped, as fishtest's)"
     );
 }
 

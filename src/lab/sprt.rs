@@ -10,10 +10,12 @@
 //! games is what keeps it sound when openings decide games: a pair's two games share their opening,
 //! and the pentanomial carries their correlation, which a trinomial count of games would ignore.
 //!
-//! The test is checked in its module's tests against fishtest's own numbers and by simulation: its
-//! type-I error and its power on synthetic pairs.
+//! A's Elo over B is estimated as fishtest estimates it, corrected for where the test stopped
+//! ([`Sprt::stopped_elo`]). Both are checked in this module's tests against fishtest's own numbers,
+//! and by simulation on synthetic pairs: the test's type-I error and power, the estimate's bias and
+//! its interval's coverage.
 
-use super::stats::{Interval, Z95};
+use super::stats::{Interval, normal_cdf};
 
 /// What a pair of games scores for agent A, per game: 0, ¼, ½, ¾, 1 (LL, LD, LW or DD, DW, WW).
 const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
@@ -104,13 +106,8 @@ impl Sprt {
 }
 
 /// A's expected score per game at `elo` (logistic).
-pub fn score_of_elo(elo: f64) -> f64 {
+fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
-}
-
-/// The Elo difference of a score per game (logistic), ±∞ at 1 and 0.
-pub fn elo_of_score(score: f64) -> f64 {
-    -400.0 * (1.0 / score - 1.0).log10()
 }
 
 /// The distribution of the five pair scores with mean `mean` that maximises the likelihood of the
@@ -141,27 +138,190 @@ fn closest_with_mean(observed: &[f64; 5], mean: f64) -> [f64; 5] {
     unnormalised.map(|q| q / total)
 }
 
-/// A's score per game over the pairs `counts` in Elo, with a 95% interval from the pairs' variance
-/// (the delta method). After a sequential stop it is biased away from the bound the test did not
-/// reach, as every estimate read at an early stop is; the decision is the test's result.
-pub fn elo_estimate(counts: &Pentanomial) -> Interval {
-    let pairs: f64 = counts.iter().map(|&c| c as f64).sum();
-    if pairs == 0.0 {
-        return Interval { estimate: 0.0, low: f64::NEG_INFINITY, high: f64::INFINITY };
+impl Sprt {
+    /// A's Elo over B with a 95% interval, corrected for where the test stopped (fishtest's
+    /// `sprt.analytics`): the log likelihood ratio is taken as a Brownian motion with the drift and
+    /// variance the pairs give it (Van den Bergh, "A practical introduction to the GSPRT"), and the
+    /// estimate is the Elo at which a test would end worse than this one (fail sooner, pass later)
+    /// half the time, the interval's ends where it would 2.5% and 97.5% of the time. Read at a stop,
+    /// the pairs' plain mean is pushed towards the bound the test crossed; this is not. Like
+    /// fishtest's, it is meant for differences of tens of Elo, not hundreds.
+    pub fn stopped_elo(&self, counts: &Pentanomial) -> Interval {
+        let Some(stop) = StoppedPath::of(self, counts) else {
+            return Interval { estimate: 0.0, low: f64::NEG_INFINITY, high: f64::INFINITY };
+        };
+        let at = |p: f64| stop.elo_with_worse_outcome(self, p);
+        Interval { estimate: at(0.5), low: at(0.025), high: at(0.975) }
     }
-    let mean = (0..5).map(|i| counts[i] as f64 * PAIR_SCORES[i]).sum::<f64>() / pairs;
-    let variance = (0..5).map(|i| counts[i] as f64 * (PAIR_SCORES[i] - mean).powi(2)).sum::<f64>() / pairs;
-    let clamped = mean.clamp(1e-6, 1.0 - 1e-6);
-    let slope = 400.0 / std::f64::consts::LN_10 / (clamped * (1.0 - clamped));
-    let half = Z95 * (variance / pairs).sqrt() * slope;
-    let estimate = elo_of_score(clamped);
-    Interval { estimate, low: estimate - half, high: estimate + half }
+}
+
+/// The test's path as a Brownian motion: where it stopped (`llr` at time `pairs`, a bound and the
+/// time the drift reaches it when it crossed) and the variance of the pairs' scores, which sets the
+/// motion's drift and variance.
+struct StoppedPath {
+    variance: f64,
+    llr: f64,
+    pairs: f64,
+}
+
+impl StoppedPath {
+    fn of(test: &Sprt, counts: &Pentanomial) -> Option<StoppedPath> {
+        if counts.iter().all(|&c| c == 0) {
+            return None;
+        }
+        let regularised = counts.map(|c| if c == 0 { UNSEEN } else { c as f64 });
+        let mut pairs: f64 = regularised.iter().sum();
+        let observed = regularised.map(|c| c / pairs);
+        let mean: f64 = (0..5).map(|i| observed[i] * PAIR_SCORES[i]).sum();
+        let variance: f64 = (0..5).map(|i| observed[i] * (PAIR_SCORES[i] - mean).powi(2)).sum();
+        let mut path = StoppedPath { variance, llr: 0.0, pairs };
+        let (drift, _) = path.drift_and_variance(test, mean);
+        // The motion stops at the bound it crossed: an overshoot is read as the bound reached sooner.
+        let (lower, upper) = test.bounds();
+        path.llr = pairs * drift;
+        if path.llr < lower || path.llr > upper {
+            let bound = if path.llr < lower { lower } else { upper };
+            pairs = bound / drift;
+            path.llr = bound;
+        }
+        path.pairs = pairs;
+        Some(path)
+    }
+
+    /// The drift and variance per pair of the log likelihood ratio when A's true score per game is
+    /// `score` (fishtest's `LLR_drift_variance_alt2`: the GSPRT's normal approximation).
+    fn drift_and_variance(&self, test: &Sprt, score: f64) -> (f64, f64) {
+        let (s0, s1) = (score_of_elo(test.elo0), score_of_elo(test.elo1));
+        ((score - (s0 + s1) / 2.0) * (s1 - s0) / self.variance, (s1 - s0).powi(2) / self.variance)
+    }
+
+    /// The chance, at `elo`, of a test ending worse than this one: failing sooner, passing later, or
+    /// failing where this one passed.
+    fn worse_outcome(&self, test: &Sprt, elo: f64) -> f64 {
+        let (drift, variance) = self.drift_and_variance(test, score_of_elo(elo));
+        let (lower, upper) = test.bounds();
+        brownian_outcome_cdf(lower, upper, drift, variance, self.pairs, self.llr)
+    }
+
+    /// The largest Elo at which a worse outcome has chance below `p` (the root of a decreasing
+    /// function, bracketed from the test's bounds outwards to ±1000).
+    fn elo_with_worse_outcome(&self, test: &Sprt, p: f64) -> f64 {
+        let centre = (test.elo0 + test.elo1) / 2.0;
+        let width = test.elo1 - test.elo0;
+        let excess = |elo: f64| self.worse_outcome(test, elo) - (1.0 - p);
+        let mut reach = 30.0;
+        let (mut low, mut high) = loop {
+            let (low, high) = ((centre - reach * width).max(-1000.0), (centre + reach * width).min(1000.0));
+            if excess(low) * excess(high) <= 0.0 {
+                break (low, high);
+            }
+            if low <= -1000.0 && high >= 1000.0 {
+                return if excess(low) > 0.0 { high } else { low };
+            }
+            reach *= 2.0;
+        };
+        for _ in 0..100 {
+            let middle = 0.5 * (low + high);
+            if (excess(middle) > 0.0) == (excess(low) > 0.0) {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        0.5 * (low + high)
+    }
+}
+
+/// The chance that a Brownian motion from 0 with `drift` and `variance` per unit of time, absorbed at
+/// `lower` and `upper`, ends "to the right of" `(time, value)`: it leaves by `lower` before `time`,
+/// or is still inside at `time` below `value`, … — the cumulative distribution of the test's outcome
+/// ordered from the worst (an early fail) to the best (an early pass). fishtest's `Brownian.outcome_cdf`:
+/// the eigenfunction series of the absorbed motion, or Siegmund's approximation where that converges
+/// slowly (short times or strong drift).
+fn brownian_outcome_cdf(lower: f64, upper: f64, drift: f64, variance: f64, time: f64, value: f64) -> f64 {
+    let width = upper - lower;
+    let gamma = drift / variance;
+    if variance * time / (width * width) < 1e-2 || (gamma * width).abs() > 15.0 {
+        siegmund(lower, upper, drift, variance, time, value)
+    } else {
+        series(lower, upper, drift, variance, time, value)
+    }
+}
+
+fn series(lower: f64, upper: f64, drift: f64, variance: f64, time: f64, value: f64) -> f64 {
+    use std::f64::consts::PI;
+    let width = upper - lower;
+    let (start, value) = (-lower, value - lower);
+    let gamma = drift / variance;
+    // A primitive of e^(γy) sin(nπy/A), times 2/A e^(−γy).
+    let primitive = |n: f64| {
+        (2.0 * width * gamma * (PI * n * value / width).sin() - 2.0 * PI * n * (PI * n * value / width).cos())
+            / (width * width * gamma * gamma + PI * PI * n * n)
+    };
+    let eigenvalue = |n: f64| (n * PI / width).powi(2) * variance / 2.0 + drift * drift / variance / 2.0;
+    let first = (-eigenvalue(1.0) * time - start * gamma + value * gamma).exp();
+    let mut sum = 0.0;
+    for n in 1..100_000 {
+        let n = n as f64;
+        let decay = (-(eigenvalue(n) - eigenvalue(1.0)) * time).exp();
+        let term = primitive(n);
+        sum += decay * term * (n * PI * start / width).sin();
+        if (first * decay * term).abs() <= 1e-9 {
+            break;
+        }
+    }
+    let absorbed_below = if gamma * width > 30.0 {
+        (-2.0 * gamma * start).exp()
+    } else if (gamma * width).abs() < 1e-8 {
+        (width - start) / width
+    } else {
+        (1.0 - (2.0 * gamma * (width - start)).exp()) / (1.0 - (2.0 * gamma * width).exp())
+    };
+    absorbed_below + first * sum
+}
+
+fn siegmund(lower: f64, upper: f64, drift: f64, variance: f64, time: f64, value: f64) -> f64 {
+    let spread = (time * variance).sqrt();
+    let offset = drift * time;
+    let gamma = drift / variance;
+    let z = (value - offset) / spread;
+    let z_lower = (-value + offset + 2.0 * lower) / spread;
+    let z_upper = (value - offset - 2.0 * upper) / spread;
+    // Φ's asymptotic expansion where e^(2γb) Φ(z) would overflow times underflow.
+    let tail = |z: f64, exponent: f64| {
+        if exponent >= 5.0 {
+            -(-z * z / 2.0 + exponent).exp() / (2.0 * std::f64::consts::PI).sqrt()
+                * (1.0 / z - 1.0 / z.powi(3))
+        } else {
+            exponent.exp() * normal_cdf(z)
+        }
+    };
+    normal_cdf(z) + tail(z_lower, 2.0 * gamma * lower) - tail(z_upper, 2.0 * gamma * upper)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::stats::Z95;
     use rand::{RngExt, SeedableRng};
+
+    /// The plain estimate [`Sprt::stopped_elo`] improves on: A's score per game over the pairs in
+    /// Elo, with a 95% interval from the pairs' variance (the delta method).
+    fn elo_estimate(counts: &Pentanomial) -> Interval {
+        let elo_of_score = |score: f64| -400.0 * (1.0 / score - 1.0).log10();
+        let pairs: f64 = counts.iter().map(|&c| c as f64).sum();
+        if pairs == 0.0 {
+            return Interval { estimate: 0.0, low: f64::NEG_INFINITY, high: f64::INFINITY };
+        }
+        let mean = (0..5).map(|i| counts[i] as f64 * PAIR_SCORES[i]).sum::<f64>() / pairs;
+        let variance =
+            (0..5).map(|i| counts[i] as f64 * (PAIR_SCORES[i] - mean).powi(2)).sum::<f64>() / pairs;
+        let clamped = mean.clamp(1e-6, 1.0 - 1e-6);
+        let slope = 400.0 / std::f64::consts::LN_10 / (clamped * (1.0 - clamped));
+        let half = Z95 * (variance / pairs).sqrt() * slope;
+        let estimate = elo_of_score(clamped);
+        Interval { estimate, low: estimate - half, high: estimate + half }
+    }
 
     /// The log likelihood ratios fishtest computes (`LLRcalc.LLR_logistic(elo0, elo1, results)`,
     /// server/fishtest/stats/LLRcalc.py, run with SciPy) for the same pairs.
@@ -178,6 +338,31 @@ mod tests {
         for (counts, elo0, elo1, expected) in cases {
             let llr = Sprt::new(elo0, elo1, 0.05, 0.05).unwrap().llr(&counts);
             assert!((llr - expected).abs() < 1e-9, "{counts:?} [{elo0}, {elo1}]: {llr} against {expected}");
+        }
+    }
+
+    /// fishtest's estimates for the same pairs (`sprt(elo0=…, elo1=…).set_state(results)`, then
+    /// `analytics(0.05)`: elo and ci; server/fishtest/stats/sprt.py, run with SciPy), stopped and not.
+    #[test]
+    fn estimates_after_the_stop_are_fishtests() {
+        let cases: [(Pentanomial, f64, f64, [f64; 3]); 5] = [
+            ([0, 0, 57, 4, 3], 0.0, 20.0, [23.869892784905097, 1.295844417167092, 45.92483374020145]),
+            ([1, 4, 11, 25, 8], 0.0, 25.0, [125.00487790365345, 59.49248611701009, 200.19064023701068]),
+            ([10, 20, 40, 25, 5], 0.0, 5.0, [-8.687699877294499, -43.763202345215646, 26.21104546434408]),
+            (
+                [40, 30, 20, 5, 1],
+                -10.0,
+                10.0,
+                [-203.45518370740092, -321.34725677147406, -117.16499070043321],
+            ),
+            ([3, 17, 61, 29, 4], 0.0, 10.0, [21.360637046756274, -4.058526597521207, 47.01067730520446]),
+        ];
+        for (counts, elo0, elo1, [estimate, low, high]) in cases {
+            let e = Sprt::new(elo0, elo1, 0.05, 0.05).unwrap().stopped_elo(&counts);
+            // Φ here is good to about 1e-7 (fishtest's is SciPy's): the Elo to 1e-4.
+            for (ours, theirs) in [(e.estimate, estimate), (e.low, low), (e.high, high)] {
+                assert!((ours - theirs).abs() < 1e-4, "{counts:?} [{elo0}, {elo1}]: {e:?}");
+            }
         }
     }
 
@@ -205,20 +390,6 @@ mod tests {
         assert_eq!(pair_index(1.0, 1.0), 4);
     }
 
-    #[test]
-    fn elo_estimate_reads_the_pairs_mean() {
-        // Mean 0.75 per game is +190.8 Elo.
-        let e = elo_estimate(&[0, 0, 0, 10, 0]);
-        assert!((e.estimate - 190.848_501_887_865).abs() < 1e-6, "{e:?}");
-        assert_eq!(e.low, e.high, "no spread between identical pairs");
-        let e = elo_estimate(&[10, 20, 40, 20, 10]);
-        assert!(e.estimate.abs() < 1e-9 && e.low < -20.0 && e.high > 20.0, "{e:?}");
-        // Pairs whose games cancel out (one win, one loss) are surer than pairs of two wins or two losses.
-        let split = elo_estimate(&[0, 0, 100, 0, 0]);
-        let apart = elo_estimate(&[50, 0, 0, 0, 50]);
-        assert!(split.high - split.low < apart.high - apart.low);
-    }
-
     /// Pairs with A's per-game score `score_of_elo(elo)`: with probability `decided` the opening
     /// decides the pair (each seat wins once, ½ per game for A), else its two games are independent,
     /// each a draw with probability `draw` and a win or a loss as the mean requires.
@@ -229,7 +400,7 @@ mod tests {
         decided: f64,
         most_pairs: usize,
         seed: u64,
-    ) -> (Decision, usize) {
+    ) -> (Decision, Pentanomial) {
         let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
         let score = (score_of_elo(elo) - decided * 0.5) / (1.0 - decided);
         let win = score - draw / 2.0;
@@ -253,11 +424,11 @@ mod tests {
             if pair % 8 == 0 {
                 match test.decide(&counts) {
                     Decision::Continue => {}
-                    decided => return (decided, pair),
+                    decided => return (decided, counts),
                 }
             }
         }
-        (Decision::Continue, most_pairs)
+        (Decision::Continue, counts)
     }
 
     /// Type-I error and power on synthetic pairs: at elo0 the test accepts H1 at most about α of the
@@ -289,5 +460,33 @@ mod tests {
             // And a clearly better A is accepted nearly always, a clearly worse one rejected.
             assert!(rate_at(100.0, 3) > 0.99 && rate_at(-60.0, 4) < 0.01, "draw {draw}, decided {decided}");
         }
+    }
+
+    /// Read at the stop, the corrected estimate is median-unbiased and its interval covers the truth
+    /// about 95% of the time; the plain mean's interval, pushed towards the bound crossed, less often
+    /// (0.96 against 0.90 here).
+    #[test]
+    fn estimates_after_the_stop_cover_the_truth() {
+        let test = Sprt::new(0.0, 20.0, 0.05, 0.05).unwrap();
+        let (truth, runs) = (10.0, 400);
+        let (mut covered, mut above, mut plain_covered) = (0, 0, 0);
+        for run in 0..runs {
+            let (decision, counts) = simulate(&test, truth, 0.3, 0.2, 50_000, 7_000_003 + run);
+            assert_ne!(decision, Decision::Continue);
+            let corrected = test.stopped_elo(&counts);
+            covered += usize::from(corrected.low <= truth && truth <= corrected.high);
+            above += usize::from(corrected.estimate > truth);
+            let plain = elo_estimate(&counts);
+            plain_covered += usize::from(plain.low <= truth && truth <= plain.high);
+        }
+        let (covered, above, plain_covered) =
+            (covered as f64 / runs as f64, above as f64 / runs as f64, plain_covered as f64 / runs as f64);
+        // Binomial sd over 400 runs: 0.011 at 95%, 0.025 at 50%; margins of about 3 sd.
+        assert!(covered >= 0.95 - 0.035, "covered {covered}");
+        assert!((above - 0.5).abs() <= 0.075, "above the truth {above}");
+        assert!(
+            plain_covered < covered,
+            "the plain interval covered {plain_covered}, the corrected {covered}"
+        );
     }
 }
