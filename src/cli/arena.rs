@@ -26,8 +26,10 @@ pub struct MatchArgs {
     /// The two agents, A then B (`random`, `mcts:sims=800`); A plays side 0 in even games.
     #[arg(long = "agent", required = true)]
     agents: Vec<String>,
-    #[arg(long, default_value_t = 10)]
-    games: usize,
+    /// Games to play (default 10); with --sprt the most it plays (default: each opening of the book
+    /// once).
+    #[arg(long)]
+    games: Option<usize>,
     /// Match seed; game i's seed is derived from it and i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -46,10 +48,10 @@ pub struct MatchArgs {
     /// drew them, opens two games in turn, seats swapped, as in the study's cells.
     #[arg(long, value_name = "GAMES")]
     book: Option<PathBuf>,
-    /// Play until a sequential probability ratio test decides whether A gains at least ELO1 Elo over
-    /// B (H1) or at most ELO0 (H0), α = β = 0.05, as fishtest accepts a change to Stockfish: the
-    /// book's game pairs, each opening once, a look every 16 games, --games the most it plays (e.g.
-    /// `--sprt 0,20`).
+    /// Play until a sequential probability ratio test of A being ELO1 Elo stronger than B (H1)
+    /// against ELO0 (H0) decides, α = β = 0.05, as fishtest tests a change to Stockfish: passing
+    /// (H1) says A is stronger than ELO0, failing (H0) that it is not ELO1 stronger. The book's game
+    /// pairs, each opening once, a look every 16 games, --games the most it plays (e.g. `--sprt 0,20`).
     #[arg(long, value_name = "ELO0,ELO1", requires = "book", allow_hyphen_values = true, value_parser = parse_sprt)]
     sprt: Option<Sprt>,
     /// Print the summary (summary.json's content) as one JSON object instead of the table.
@@ -65,11 +67,13 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if a.is_human() || b.is_human() {
         usage_bail!("the human agent can only play in `rebel-zero play`");
     }
-    if args.games == 0 {
+    if args.games == Some(0) {
         usage_bail!("--games must be at least 1");
     }
-    if args.sprt.is_some() && !args.games.is_multiple_of(GAMES_PER_OPENING) {
-        usage_bail!("--sprt plays game pairs: --games must be even (got {})", args.games);
+    if let (Some(_), Some(games)) = (&args.sprt, args.games)
+        && !games.is_multiple_of(GAMES_PER_OPENING)
+    {
+        usage_bail!("--sprt plays game pairs: --games must be even (got {games})");
     }
     let threads = super::common::worker_threads(args.threads)?;
     if let Some(dir) = &args.out {
@@ -77,17 +81,22 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     }
     let game = load_game(&args.spec)?;
     with_game!(&game, |g| {
-        let progress = ProgressBar::new(args.games as u64).with_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
-                .expect("a valid template"),
-        );
         let book = match &args.book {
             Some(path) => Some(read_book(g, path)?),
             None => None,
         };
-        let mut settings = MatchSettings::new(args.games, args.seed, threads, args.opening);
+        let games = match (args.games, &book, &args.sprt) {
+            (Some(games), _, _) => games,
+            (None, Some((lines, _)), Some(_)) => GAMES_PER_OPENING * lines.len(),
+            (None, _, _) => DEFAULT_GAMES,
+        };
+        let progress = ProgressBar::new(games as u64).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
+                .expect("a valid template"),
+        );
+        let mut settings = MatchSettings::new(games, args.seed, threads, args.opening);
         if let (Some(_), Some((lines, source))) = (&args.sprt, &book)
-            && args.games > GAMES_PER_OPENING * lines.len()
+            && games > GAMES_PER_OPENING * lines.len()
         {
             // Deterministic agents would repeat a replayed pair, and the test would count it again.
             usage_bail!(
@@ -97,7 +106,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             );
         }
         settings.book = book.as_ref().map(|(lines, source)| {
-            if args.games > GAMES_PER_OPENING * lines.len() {
+            if games > GAMES_PER_OPENING * lines.len() {
                 eprintln!(
                     "note: {source} holds {} openings, so games {} on play them again (agents deterministic given the position repeat their games)",
                     lines.len(),
@@ -179,21 +188,28 @@ fn play_until_decided<G: NetGame>(
 ) -> anyhow::Result<(Vec<GameRecord>, SprtResult)> {
     let names = game.side_names();
     let (lower, upper) = test.bounds();
+    // Every thread gets two games or more of each batch; the test looks at the batch's games 16 at a
+    // time, in order, and games past the look that decides are dropped.
+    let batch = GAMES_PER_LOOK * settings.threads.div_ceil(GAMES_PER_LOOK / 2);
     let mut records: Vec<GameRecord> = Vec::with_capacity(settings.games);
     let mut pentanomial = [0; 5];
     let mut decision = Decision::Continue;
     while decision == Decision::Continue && records.len() < settings.games {
-        let look = MatchSettings {
-            first: records.len(),
-            games: (records.len() + GAMES_PER_LOOK).min(settings.games),
-            ..settings
-        };
-        let played = run_match(game, specs, look, &|_| progress.inc(1))?;
-        for pair in played.chunks_exact(GAMES_PER_OPENING) {
-            pentanomial[pair_index(points_of_a(&names, &pair[0]), points_of_a(&names, &pair[1]))] += 1;
+        let games = (records.len() + batch).min(settings.games);
+        let played =
+            run_match(game, specs, MatchSettings { first: records.len(), games, ..settings }, &|_| {
+                progress.inc(1)
+            })?;
+        for look in played.chunks(GAMES_PER_LOOK) {
+            for pair in look.chunks_exact(GAMES_PER_OPENING) {
+                pentanomial[pair_index(points_of_a(&names, &pair[0]), points_of_a(&names, &pair[1]))] += 1;
+            }
+            records.extend_from_slice(look);
+            decision = test.decide(&pentanomial);
+            if decision != Decision::Continue {
+                break;
+            }
         }
-        records.extend(played);
-        decision = test.decide(&pentanomial);
         progress.set_message(format!("LLR {:.2} of [{lower:.2}, {upper:.2}]", test.llr(&pentanomial)));
     }
     let result = SprtResult {
@@ -209,9 +225,8 @@ fn play_until_decided<G: NetGame>(
     Ok((records, result))
 }
 
-/// Games between two looks of a `--sprt` match: 8 pairs, enough to keep a few threads busy, few
-/// enough that the test stops soon after its bound is crossed. Fixed, so that the games played do
-/// not depend on the threads.
+/// Games between two looks of a `--sprt` match: 8 pairs, few enough that the test stops soon after
+/// its bound is crossed. Fixed, so that where the test stops does not depend on the threads.
 const GAMES_PER_LOOK: usize = 16;
 
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
@@ -228,22 +243,22 @@ const SPRT_ALPHA: f64 = 0.05;
 const SPRT_BETA: f64 = 0.05;
 
 fn print_sprt(sprt: &SprtResult) {
+    let Sprt { elo0, elo1, alpha, beta } = sprt.test;
     let verdict = match sprt.decision {
-        Decision::AcceptH1 => {
-            format!("H1 accepted after {} pairs (LLR {:.2} ≥ {:.2})", sprt.pairs, sprt.llr, sprt.upper)
-        }
-        Decision::AcceptH0 => {
-            format!("H0 accepted after {} pairs (LLR {:.2} ≤ {:.2})", sprt.pairs, sprt.llr, sprt.lower)
-        }
+        Decision::AcceptH1 => format!(
+            "H1 accepted after {} pairs (LLR {:.2} ≥ {:.2}): A is stronger than {elo0} Elo (a false pass at most {alpha} of the time)",
+            sprt.pairs, sprt.llr, sprt.upper
+        ),
+        Decision::AcceptH0 => format!(
+            "H0 accepted after {} pairs (LLR {:.2} ≤ {:.2}): A is not {elo1} Elo stronger (a false fail at most {beta} of the time)",
+            sprt.pairs, sprt.llr, sprt.lower
+        ),
         Decision::Continue => format!(
             "no decision after {} pairs, the most --games allows (LLR {:.2}, between {:.2} and {:.2})",
             sprt.pairs, sprt.llr, sprt.lower, sprt.upper
         ),
     };
-    println!(
-        "SPRT, H1: A gains at least {} Elo over B, H0: at most {} (α = {}, β = {}): {verdict}",
-        sprt.test.elo1, sprt.test.elo0, sprt.test.alpha, sprt.test.beta
-    );
+    println!("SPRT of A − B = {elo1} Elo (H1) against {elo0} (H0), α = {alpha}, β = {beta}: {verdict}");
     let [ll, ld, even, dw, ww] = sprt.pentanomial;
     println!("pairs by A's points in their two games: 0: {ll}, ½: {ld}, 1: {even}, 1½: {dw}, 2: {ww}");
     let Interval { estimate, low, high } = sprt.elo;
@@ -294,6 +309,9 @@ fn print_score(score: &Estimate) {
         score.clusters
     );
 }
+
+/// Games of a match without `--games` or `--sprt`.
+const DEFAULT_GAMES: usize = 10;
 
 /// Games per opening of a `--book`: one with each seating, as a study's cells play them.
 const GAMES_PER_OPENING: usize = 2;

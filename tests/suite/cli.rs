@@ -286,8 +286,9 @@ fn match_sprt_stops_when_the_pairs_decide() {
     let points: u64 = pentanomial.iter().enumerate().map(|(i, c)| i as u64 * c).sum();
     let score = stronger["score_a"]["interval"]["estimate"].as_f64().unwrap();
     assert!((score - points as f64 / (4 * pairs) as f64).abs() < 1e-12, "{stronger}");
-    // One thread plays the same games and stops at the same look.
-    assert_eq!(sprt(["mcts:sims=32", "mcts:sims=4"], "0,60", "400", "1")["sprt"], *test);
+    // Nine threads play batches of two looks, past the deciding one: the same games, the same stop.
+    let nine = sprt(["mcts:sims=32", "mcts:sims=4"], "0,60", "400", "9");
+    assert_eq!((&nine["sprt"], &nine["games"]), (test, &stronger["games"]));
 
     let weaker = sprt(["random", "mcts:sims=32"], "0,60", "400", "2");
     assert_eq!(weaker["sprt"]["decision"], "accept_h0", "{weaker}");
@@ -296,9 +297,14 @@ fn match_sprt_stops_when_the_pairs_decide() {
     assert_eq!(undecided["games"], 16);
 
     let args = ["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--book", SIXTEEN_GAMES];
+    // Without --games, each of the book's 400 openings at most once.
+    let printed = stdout(&run(&[&args[..], &["--sprt=-2,2"]].concat()));
+    assert!(printed.contains("no decision after 400 pairs, the most --games allows"), "{printed}");
     let printed = stdout(&run(&[&args[..], &["--sprt=-5,5", "--games", "16"]].concat()));
     assert!(
-        printed.contains("SPRT, H1: A gains at least 5 Elo over B, H0: at most -5 (α = 0.05, β = 0.05): no decision after 8 pairs"),
+        printed.contains(
+            "SPRT of A − B = 5 Elo (H1) against -5 (H0), α = 0.05, β = 0.05: no decision after 8 pairs"
+        ),
         "{printed}"
     );
 
