@@ -40,6 +40,9 @@ pub struct MatchSettings<'a> {
     /// agents take over: agents that are deterministic given the position would otherwise play every
     /// game of a match from the start alike (two games in all, one per seating).
     pub opening: u32,
+    /// Whether games 2k and 2k + 1 share game 2k's random opening (seats swapped: a game pair), as
+    /// a sequential test of strength plays them. Game 2k opens as it would unpaired.
+    pub paired_openings: bool,
     /// Openings from a book instead (the balance lab's, [`crate::lab::openings`]).
     pub book: Option<BookOpenings<'a>>,
     /// The index of the first game to play: a match grown from `first` games plays only the new ones,
@@ -50,7 +53,7 @@ pub struct MatchSettings<'a> {
 impl MatchSettings<'_> {
     /// `games` games from `seed` on `threads` threads, opening with `opening` random plies.
     pub fn new(games: usize, seed: u64, threads: usize, opening: u32) -> MatchSettings<'static> {
-        MatchSettings { games, seed, threads, opening, book: None, first: 0 }
+        MatchSettings { games, seed, threads, opening, paired_openings: false, book: None, first: 0 }
     }
 }
 
@@ -182,8 +185,12 @@ fn play_match_game<G: NetGame>(
     let mut line = Playthrough::new(game.clone());
     let opening = match &settings.book {
         Some(book) => book.open(&mut line, index)?,
-        // Its own stream of the game's seed, so the agents' randomness is the same with or without it.
-        None => random_opening(&mut line, settings.opening, derive_seed(seed, OPENING_STREAM)),
+        None => {
+            let opener = if settings.paired_openings { index - index % 2 } else { index };
+            // Its own stream of the game's seed, so the agents' randomness is the same with or without it.
+            let opening_seed = derive_seed(derive_seed(settings.seed, opener as u64), OPENING_STREAM);
+            random_opening(&mut line, settings.opening, opening_seed)
+        }
     };
     let line = play_game(line, [zero.as_mut(), one.as_mut()]);
     let sampled = specs.iter().map(|s| s.visit_opening()).max().unwrap_or(0);
@@ -312,6 +319,9 @@ impl MatchSummary {
                 )
             }
             (None, 0) => "the start".to_string(),
+            (None, plies) if settings.paired_openings => {
+                format!("{plies} plies drawn uniformly from the seed of each pair's first game, for both")
+            }
             (None, plies) => format!("{plies} plies drawn uniformly from the game's seed"),
         }
     }
@@ -383,6 +393,15 @@ mod tests {
             assert!(openings(&opened) >= 6, "8 random openings of 4 plies are nearly all distinct");
             assert_eq!(opened, play(4, 1), "the openings follow the seed, not the threads");
             assert_ne!(play(0, 2)[0].moves[..4], opened[0].moves[..4]);
+
+            // Paired, games 2k and 2k + 1 share game 2k's opening, which is the one it had unpaired.
+            let settings = MatchSettings { paired_openings: true, ..MatchSettings::new(8, 3, 2, 4) };
+            let paired = run_match(g, [&a, &b], settings, &|_| {}).unwrap();
+            for pair in paired.chunks(2) {
+                assert_eq!(pair[0].moves[..4], pair[1].moves[..4]);
+                assert_eq!(pair[0], opened[pair[0].game], "the pair's first game is the unpaired one");
+            }
+            assert_eq!(openings(&paired), 4, "four pairs, four openings");
         });
     }
 

@@ -1,8 +1,9 @@
-//! `rebel-zero match SPEC --agent A --agent B --games N --seed S [--opening PLIES | --book GAMES
-//! [--sprt ELO0,ELO1]] [--out DIR] [--threads T]`: a match with alternating seats, a progress bar, a
+//! `rebel-zero match SPEC --agent A --agent B --games N --seed S [--opening PLIES | --book GAMES]
+//! [--sprt ELO0,ELO1] [--out DIR] [--threads T]`: a match with alternating seats, a progress bar, a
 //! summary table, and optionally `DIR/games.jsonl` and `DIR/summary.json`; with `--sprt`, played in
-//! looks until a sequential test decides whether A is the stronger.
+//! game pairs until a sequential test decides whether A is the stronger.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -51,8 +52,9 @@ pub struct MatchArgs {
     /// Play until a sequential probability ratio test of A being ELO1 Elo stronger than B (H1)
     /// against ELO0 (H0) decides, α = β = 0.05, as fishtest tests a change to Stockfish: passing
     /// (H1) says A is stronger than ELO0, failing (H0) that it is not ELO1 stronger. The book's game
-    /// pairs, each opening once, a look every 16 games, --games the most it plays (e.g. `--sprt 0,20`).
-    #[arg(long, value_name = "ELO0,ELO1", requires = "book", allow_hyphen_values = true, value_parser = parse_sprt)]
+    /// pairs, each opening once (or, with --opening, pairs that share a random opening), a look every
+    /// 16 games, --games the most it plays (e.g. `--sprt 0,20`).
+    #[arg(long, value_name = "ELO0,ELO1", allow_hyphen_values = true, value_parser = parse_sprt)]
     sprt: Option<Sprt>,
     /// Print the summary (summary.json's content) as one JSON object instead of the table.
     #[arg(long)]
@@ -70,10 +72,17 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if args.games == Some(0) {
         usage_bail!("--games must be at least 1");
     }
-    if let (Some(_), Some(games)) = (&args.sprt, args.games)
-        && !games.is_multiple_of(GAMES_PER_OPENING)
-    {
-        usage_bail!("--sprt plays game pairs: --games must be even (got {games})");
+    if args.sprt.is_some() {
+        match (args.games, &args.book, args.opening) {
+            (_, None, 0) => usage_bail!(
+                "--sprt plays pairs of games that open apart: it needs --book GAMES, or --opening PLIES (a random opening for each pair)"
+            ),
+            (None, None, _) => usage_bail!("--sprt with --opening needs --games, the most games it may play"),
+            (Some(games), _, _) if !games.is_multiple_of(GAMES_PER_OPENING) => {
+                usage_bail!("--sprt plays game pairs: --games must be even (got {games})")
+            }
+            _ => {}
+        }
     }
     let threads = super::common::worker_threads(args.threads)?;
     if let Some(dir) = &args.out {
@@ -95,6 +104,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
                 .expect("a valid template"),
         );
         let mut settings = MatchSettings::new(games, args.seed, threads, args.opening);
+        settings.paired_openings = args.sprt.is_some();
         if let (Some(_), Some((lines, source))) = (&args.sprt, &book)
             && games > GAMES_PER_OPENING * lines.len()
         {
@@ -126,7 +136,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         settings.games = records.len();
         let summary = MatchSummary::new(g, [&a, &b], &settings, &records);
         let book_lines = book.as_ref().map(|(lines, _)| lines.len());
-        let summary = Summary { score_a: score_of_a(g, &records, book_lines), sprt, summary };
+        let score_a = score_of_a(g, &records, book_lines, settings.paired_openings);
+        let summary = Summary { score_a, sprt, summary };
         if let Some(dir) = &args.out {
             write_results(dir, &records, &summary)?;
         }
@@ -169,7 +180,10 @@ struct SprtResult {
     upper: f64,
     llr: f64,
     decision: Decision,
+    /// The pairs counted.
     pairs: u32,
+    /// Pairs not counted: their opening was an earlier pair's.
+    repeated_pairs: u32,
     /// Pairs by A's points in their two games: 0, ½, 1, 1½, 2.
     pentanomial: Pentanomial,
     /// A's Elo over B with a 95% interval, corrected for where the test stopped (fishtest's).
@@ -193,6 +207,8 @@ fn play_until_decided<G: NetGame>(
     let batch = GAMES_PER_LOOK * settings.threads.div_ceil(GAMES_PER_LOOK / 2);
     let mut records: Vec<GameRecord> = Vec::with_capacity(settings.games);
     let mut pentanomial = [0; 5];
+    let mut openings_counted: HashSet<Vec<String>> = HashSet::new();
+    let mut repeated_pairs = 0;
     let mut decision = Decision::Continue;
     while decision == Decision::Continue && records.len() < settings.games {
         let games = (records.len() + batch).min(settings.games);
@@ -202,7 +218,14 @@ fn play_until_decided<G: NetGame>(
             })?;
         for look in played.chunks(GAMES_PER_LOOK) {
             for pair in look.chunks_exact(GAMES_PER_OPENING) {
-                pentanomial[pair_index(points_of_a(&names, &pair[0]), points_of_a(&names, &pair[1]))] += 1;
+                // Deterministic agents replay a repeated opening's pair exactly: it counts once.
+                let opening = &pair[0].moves[..(pair[0].opening as usize).min(pair[0].moves.len())];
+                if openings_counted.insert(opening.to_vec()) {
+                    let [first, second] = [&pair[0], &pair[1]].map(|record| points_of_a(&names, record));
+                    pentanomial[pair_index(first, second)] += 1;
+                } else {
+                    repeated_pairs += 1;
+                }
             }
             records.extend_from_slice(look);
             decision = test.decide(&pentanomial);
@@ -219,6 +242,7 @@ fn play_until_decided<G: NetGame>(
         llr: test.llr(&pentanomial),
         decision,
         pairs: pentanomial.iter().sum(),
+        repeated_pairs,
         pentanomial,
         elo: test.stopped_elo(&pentanomial),
     };
@@ -261,17 +285,28 @@ fn print_sprt(sprt: &SprtResult) {
     println!("SPRT of A − B = {elo1} Elo (H1) against {elo0} (H0), α = {alpha}, β = {beta}: {verdict}");
     let [ll, ld, even, dw, ww] = sprt.pentanomial;
     println!("pairs by A's points in their two games: 0: {ll}, ½: {ld}, 1: {even}, 1½: {dw}, 2: {ww}");
+    if sprt.repeated_pairs > 0 {
+        println!(
+            "{} pairs opened as an earlier pair had and were not counted (longer openings repeat less)",
+            sprt.repeated_pairs
+        );
+    }
     let Interval { estimate, low, high } = sprt.elo;
     println!(
         "A's Elo over B: {estimate:+.1}, 95% interval [{low:+.1}, {high:+.1}] (from the pairs, corrected for where the test stopped, as fishtest's)"
     );
 }
 
-/// Agent A's score with its 95% interval, counted as the studies count their games. Games from one
-/// book opening are a pair (one game with each seating, [`paired`]): `book_lines` openings, game `i`
-/// playing opening `(i / 2) % book_lines`. Otherwise games that share their opening (or, without
-/// one, repeat) are one cluster ([`cluster_of`], [`clustered`]).
-fn score_of_a<G: Game>(game: &G, records: &[GameRecord], book_lines: Option<usize>) -> Estimate {
+/// Agent A's score with its 95% interval, counted as the studies count their games. Games that share
+/// their opening (or, without one, repeat) are one cluster ([`cluster_of`], [`clustered`]); a book's
+/// games by the opening's number (`book_lines` openings, game `i` playing `(i / 2) % book_lines`).
+/// Games played in pairs (a book's, or `paired` random openings) count as pairs ([`paired`]).
+fn score_of_a<G: Game>(
+    game: &G,
+    records: &[GameRecord],
+    book_lines: Option<usize>,
+    paired_openings: bool,
+) -> Estimate {
     let names = game.side_names();
     let points: Vec<(u64, f64)> = records
         .iter()
@@ -285,7 +320,7 @@ fn score_of_a<G: Game>(game: &G, records: &[GameRecord], book_lines: Option<usiz
             (cluster, points)
         })
         .collect();
-    if book_lines.is_some() { paired(&points) } else { clustered(&points) }
+    if book_lines.is_some() || paired_openings { paired(&points) } else { clustered(&points) }
 }
 
 /// What agent A scored in `record`: 1, ½ or 0. A plays side `game % 2` ([`run_match`]'s seating).
@@ -441,34 +476,36 @@ mod tests {
         let AnyGame::Hunt(game) = AnyGame::from_spec("sixteen-rebels").unwrap() else { unreachable!() };
         // A plays the General in even games; the Rebels win every one.
         let repeated: Vec<GameRecord> = (0..8).map(|i| record(i, &["a", "b"], 0, Some("rebels"))).collect();
-        let score = score_of_a(&game, &repeated, None);
+        let score = score_of_a(&game, &repeated, None, false);
         assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 1, 1.0));
 
         let moves = ["a", "b", "c", "d", "e", "f", "g", "h"];
         let distinct: Vec<GameRecord> =
             (0..8).map(|i| record(i, &[moves[i], "x"], 0, (i != 3).then_some("general"))).collect();
-        let score = score_of_a(&game, &distinct, None);
+        let score = score_of_a(&game, &distinct, None, false);
         // A wins its four Generals, loses three Rebels' games and draws game 3.
         assert_eq!((score.interval.estimate, score.clusters, score.n), (4.5 / 8.0, 8, 8));
 
         // Four book openings, two games each: the pairs are the clusters, up to one game each in size.
         let paired: Vec<GameRecord> =
             (0..8).map(|i| record(i, &[moves[i / 2], "y", moves[i % 2]], 2, Some("general"))).collect();
-        let score = score_of_a(&game, &paired, Some(4));
+        let score = score_of_a(&game, &paired, Some(4), true);
         // Each pair scores one half: no spread between pairs, so every game counts.
         assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 4, 8.0));
-        let unpaired = score_of_a(&game, &paired, None).effective_n;
+        let unpaired = score_of_a(&game, &paired, None, false).effective_n;
         assert_eq!(unpaired, 4.0, "unpaired, a cluster is one game at most");
+        // Pairs of random openings are clustered by their moves, and count as pairs too.
+        assert_eq!(score_of_a(&game, &paired, None, true).effective_n, 8.0);
 
         // The book played over again (games 8–23 repeat its four pairs) is no more evidence.
         let again: Vec<GameRecord> = (0..24)
             .map(|i| record(i, &[moves[(i / 2) % 4], "y", moves[i % 2]], 2, Some("general")))
             .collect();
-        let score = score_of_a(&game, &again, Some(4));
+        let score = score_of_a(&game, &again, Some(4), true);
         assert_eq!((score.n, score.clusters, score.effective_n), (24, 4, 8.0));
         // Agents that sample their first moves record longer openings; the pair is still one.
         let sampled: Vec<GameRecord> =
             (0..8).map(|i| record(i, &[moves[i / 2], "y", moves[i % 2]], 3, Some("general"))).collect();
-        assert_eq!(score_of_a(&game, &sampled, Some(4)).clusters, 4);
+        assert_eq!(score_of_a(&game, &sampled, Some(4), true).clusters, 4);
     }
 }

@@ -365,6 +365,7 @@ fn grow_cell(
         seed: cell.seed,
         threads,
         opening: 0,
+        paired_openings: false,
         book: (cell.opening > 0).then_some(openings),
         first,
     };

@@ -154,7 +154,6 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
             &["match", "chess", "--agent", "random", "--agent", "random", "--book", "no/such/games.jsonl"],
             "--book no/such/games.jsonl",
         ),
-        (&["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--sprt", "0,5"], "--book"),
         (&["train", "--preset", "nonesuch"], "no preset `nonesuch`"),
         (&["train", "--preset", "smoke", "--generations", "0"], "0 is not in 1.."),
     ];
@@ -259,8 +258,9 @@ fn match_opens_with_the_openings_of_a_studys_games() {
     assert!(stderr(&output).contains("does not play under sixteen-rebels: `c3-c5`"), "{}", stderr(&output));
 }
 
-/// `match --sprt` plays the book's pairs until the test decides, at the same game whatever the
-/// threads, and says so; a limit reached first is no decision; bad bounds or limits exit with 2.
+/// `match --sprt` plays the book's pairs (or pairs of random openings) until the test decides, at the
+/// same game whatever the threads, and says so; a limit reached first is no decision; bad bounds or
+/// limits exit with 2.
 #[test]
 fn match_sprt_stops_when_the_pairs_decide() {
     let sprt = |agents: [&str; 2], bounds: &str, games: &str, threads: &str| -> serde_json::Value {
@@ -308,14 +308,47 @@ fn match_sprt_stops_when_the_pairs_decide() {
         "{printed}"
     );
 
-    let refused: [(&[&str], &str); 4] = [
-        (&["--sprt", "5,0"], "elo0 below elo1"),
-        (&["--sprt", "0"], "expected ELO0,ELO1"),
-        (&["--sprt", "-10,0", "--games", "9"], "--games must be even"),
-        (&["--sprt", "0,5", "--games", "802"], "holds 400 openings: --games may be at most 800"),
+    // Pairs from random openings, each pair's own: its two games open alike, and a repeated
+    // opening's pair is not counted again.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("random");
+    let random =
+        ["match", "sixteen-rebels", "--agent", "mcts:sims=32", "--agent", "mcts:sims=4", "--opening", "2"];
+    let output =
+        run(&[&random[..], &["--sprt", "0,60", "--games", "400", "--out", out.to_str().unwrap()]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let games: Vec<rebel_zero::game::GameRecord> = rebel_zero::game::read_records(&out.join("games.jsonl"))
+        .unwrap()
+        .into_iter()
+        .map(|r| r.record)
+        .collect();
+    let mut openings = std::collections::HashSet::new();
+    for pair in games.chunks(2) {
+        assert_eq!(pair[0].moves[..2], pair[1].moves[..2], "a pair shares its opening");
+        openings.insert(pair[0].moves[..2].to_vec());
+    }
+    let test = &summary["sprt"];
+    assert_eq!(test["pairs"].as_u64().unwrap() as usize, openings.len(), "{summary}");
+    assert_eq!(
+        (test["pairs"].as_u64().unwrap() + test["repeated_pairs"].as_u64().unwrap()) as usize,
+        games.len() / 2
+    );
+    assert!(test["repeated_pairs"].as_u64().unwrap() > 0, "two random plies repeat: {summary}");
+
+    // (with the book?, the rest of the command, the complaint)
+    let refused: [(bool, &[&str], &str); 6] = [
+        (true, &["--sprt", "5,0"], "elo0 below elo1"),
+        (true, &["--sprt", "0"], "expected ELO0,ELO1"),
+        (true, &["--sprt", "-10,0", "--games", "9"], "--games must be even"),
+        (true, &["--sprt", "0,5", "--games", "802"], "holds 400 openings: --games may be at most 800"),
+        (false, &["--sprt", "0,5", "--opening", "3"], "--sprt with --opening needs --games"),
+        (false, &["--sprt", "0,5"], "it needs --book GAMES, or --opening PLIES"),
     ];
-    for (extra, expected) in refused {
-        let output = run(&[&args[..], extra].concat());
+    for (with_book, extra, expected) in refused {
+        let command = if with_book { &args[..] } else { &args[..6] };
+        let output = run(&[command, extra].concat());
         assert_eq!(output.status.code(), Some(2), "{extra:?}");
         let message = stderr(&output);
         assert!(message.contains(expected) && !message.contains("panicked"), "{extra:?}: {message}");
