@@ -3,7 +3,6 @@
 //! summary table, and optionally `DIR/games.jsonl` and `DIR/summary.json`; with `--sprt`, played in
 //! game pairs until a sequential test decides whether A is the stronger.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -180,10 +179,7 @@ struct SprtResult {
     upper: f64,
     llr: f64,
     decision: Decision,
-    /// The pairs counted.
     pairs: u32,
-    /// Pairs not counted: their opening was an earlier pair's.
-    repeated_pairs: u32,
     /// Pairs by A's points in their two games: 0, ½, 1, 1½, 2.
     pentanomial: Pentanomial,
     /// A's Elo over B with a 95% interval, corrected for where the test stopped (fishtest's).
@@ -207,8 +203,6 @@ fn play_until_decided<G: NetGame>(
     let batch = GAMES_PER_LOOK * settings.threads.div_ceil(GAMES_PER_LOOK / 2);
     let mut records: Vec<GameRecord> = Vec::with_capacity(settings.games);
     let mut pentanomial = [0; 5];
-    let mut openings_counted: HashSet<Vec<String>> = HashSet::new();
-    let mut repeated_pairs = 0;
     let mut decision = Decision::Continue;
     while decision == Decision::Continue && records.len() < settings.games {
         let games = (records.len() + batch).min(settings.games);
@@ -217,15 +211,12 @@ fn play_until_decided<G: NetGame>(
                 progress.inc(1)
             })?;
         for look in played.chunks(GAMES_PER_LOOK) {
+            // Every pair counts, a random opening drawn twice too: the pairs are independent draws
+            // from the openings' distribution, which is what the test measures over. (A book is a
+            // fixed sample instead, and is never replayed.)
             for pair in look.chunks_exact(GAMES_PER_OPENING) {
-                // Deterministic agents replay a repeated opening's pair exactly: it counts once.
-                let opening = &pair[0].moves[..(pair[0].opening as usize).min(pair[0].moves.len())];
-                if openings_counted.insert(opening.to_vec()) {
-                    let [first, second] = [&pair[0], &pair[1]].map(|record| points_of_a(&names, record));
-                    pentanomial[pair_index(first, second)] += 1;
-                } else {
-                    repeated_pairs += 1;
-                }
+                let [first, second] = [&pair[0], &pair[1]].map(|record| points_of_a(&names, record));
+                pentanomial[pair_index(first, second)] += 1;
             }
             records.extend_from_slice(look);
             decision = test.decide(&pentanomial);
@@ -242,7 +233,6 @@ fn play_until_decided<G: NetGame>(
         llr: test.llr(&pentanomial),
         decision,
         pairs: pentanomial.iter().sum(),
-        repeated_pairs,
         pentanomial,
         elo: test.stopped_elo(&pentanomial),
     };
@@ -285,22 +275,18 @@ fn print_sprt(sprt: &SprtResult) {
     println!("SPRT of A − B = {elo1} Elo (H1) against {elo0} (H0), α = {alpha}, β = {beta}: {verdict}");
     let [ll, ld, even, dw, ww] = sprt.pentanomial;
     println!("pairs by A's points in their two games: 0: {ll}, ½: {ld}, 1: {even}, 1½: {dw}, 2: {ww}");
-    if sprt.repeated_pairs > 0 {
-        println!(
-            "{} pairs opened as an earlier pair had and were not counted (longer openings repeat less)",
-            sprt.repeated_pairs
-        );
-    }
     let Interval { estimate, low, high } = sprt.elo;
     println!(
         "A's Elo over B: {estimate:+.1}, 95% interval [{low:+.1}, {high:+.1}] (from the pairs, corrected for where the test stopped, as fishtest's)"
     );
 }
 
-/// Agent A's score with its 95% interval, counted as the studies count their games. Games that share
-/// their opening (or, without one, repeat) are one cluster ([`cluster_of`], [`clustered`]); a book's
-/// games by the opening's number (`book_lines` openings, game `i` playing `(i / 2) % book_lines`).
-/// Games played in pairs (a book's, or `paired` random openings) count as pairs ([`paired`]).
+/// Agent A's score with its 95% interval, counted as the studies count their games. Games played in
+/// pairs count as pairs ([`paired`]), clustered by their number: a book's `(i / 2) % book_lines`
+/// (game `i`; a replayed opening is no new evidence), random openings' `i / 2` (a fresh draw each).
+/// Otherwise games that share their opening (or, without one, repeat) are one cluster ([`cluster_of`],
+/// [`clustered`]). By number, since agents that sample their first moves (`open=`) record longer
+/// openings, which differ within a pair.
 fn score_of_a<G: Game>(
     game: &G,
     records: &[GameRecord],
@@ -312,10 +298,11 @@ fn score_of_a<G: Game>(
         .iter()
         .map(|record| {
             let points = points_of_a(&names, record);
-            let cluster = match book_lines {
-                // By its number: agents that sample their first moves (`open=`) record longer openings.
-                Some(lines) => ((record.game / GAMES_PER_OPENING) % lines.max(1)) as u64,
-                None => cluster_of(record),
+            let pair = record.game / GAMES_PER_OPENING;
+            let cluster = match (book_lines, paired_openings) {
+                (Some(lines), _) => (pair % lines.max(1)) as u64,
+                (None, true) => pair as u64,
+                (None, false) => cluster_of(record),
             };
             (cluster, points)
         })
@@ -494,8 +481,9 @@ mod tests {
         assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 4, 8.0));
         let unpaired = score_of_a(&game, &paired, None, false).effective_n;
         assert_eq!(unpaired, 4.0, "unpaired, a cluster is one game at most");
-        // Pairs of random openings are clustered by their moves, and count as pairs too.
-        assert_eq!(score_of_a(&game, &paired, None, true).effective_n, 8.0);
+        // Pairs of random openings count as pairs too, each pair a cluster, however they open.
+        let score = score_of_a(&game, &paired, None, true);
+        assert_eq!((score.clusters, score.effective_n), (4, 8.0));
 
         // The book played over again (games 8–23 repeat its four pairs) is no more evidence.
         let again: Vec<GameRecord> = (0..24)
