@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Tests a change to rebel-zero's chess engine as fishtest tests Stockfish's: the new build plays the old
 one in game pairs (each opening of the suite twice, colours swapped) until a generalized sequential
-probability ratio test on the pairs' pentanomial results accepts H1 (the change gains at least `elo1`)
-or H0 (it gains at most `elo0`), α = β = 0.05, or the pair limit is reached.
+probability ratio test on the pairs' pentanomial results accepts H1 (the change is `elo1` stronger)
+or H0 (`elo0`), α = β = 0.05, or the pair limit is reached: passing says the change is stronger than
+`elo0`, wrongly at most α of the time; failing that it is not `elo1` stronger, wrongly at most β of the
+time. (`rebel-zero match --sprt` runs the same test, src/lab/sprt.rs, at fixed simulation counts.)
 
     python3 scripts/sprt.py --new target/release/rebel-zero --old /tmp/rz-old --elo0 0 --elo1 30 --tc 2+0.02 --log docs/sprt/tt.md
 
@@ -54,11 +56,12 @@ def mle_log_likelihood(pdf, s):
 
 
 def llr(counts, elo0, elo1):
-    """The log likelihood ratio of H1 over H0 for pentanomial `counts` (a little regularised)."""
-    regularised = [c + 1e-3 for c in counts]
+    """The log likelihood ratio of H1 over H0 for pentanomial `counts`, regularised as fishtest's
+    `LLR_logistic` (an outcome never seen counts 1e-3), as src/lab/sprt.rs computes it."""
+    regularised = [c if c > 0 else 1e-3 for c in counts]
     n = sum(regularised)
     pdf = [c / n for c in regularised]
-    return sum(counts) * (mle_log_likelihood(pdf, score_of(elo1)) - mle_log_likelihood(pdf, score_of(elo0)))
+    return n * (mle_log_likelihood(pdf, score_of(elo1)) - mle_log_likelihood(pdf, score_of(elo0)))
 
 
 def elo_estimate(counts):
