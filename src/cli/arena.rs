@@ -186,9 +186,10 @@ struct SprtResult {
     elo: Interval,
 }
 
-/// Games of the book's pairs, a look of [`GAMES_PER_LOOK`] at a time, until `test` decides or
-/// `settings.games` are played. Game `i` is the same game whenever the test stops (its seed and
-/// opening depend on `i` alone), so a test's stopping point is reproducible from its seed.
+/// Game pairs (games 2k and 2k + 1: one opening, from the book or drawn at random, seats swapped), a
+/// look of [`GAMES_PER_LOOK`] at a time, until `test` decides or `settings.games` are played. Game `i`
+/// is the same game whenever the test stops (its seed and opening depend on `i` alone), so a test's
+/// stopping point is reproducible from its seed.
 fn play_until_decided<G: NetGame>(
     game: &G,
     specs: [&AgentSpec; 2],
