@@ -93,37 +93,37 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             Some(path) => Some(read_book(g, path)?),
             None => None,
         };
-        let games = match (args.games, &book, &args.sprt) {
+        // Each of the book's openings played once, a game with each seating.
+        let book_games = book.as_ref().map(|(lines, _)| GAMES_PER_OPENING * lines.len());
+        let games = match (args.games, book_games, &args.sprt) {
             (Some(games), _, _) => games,
-            (None, Some((lines, _)), Some(_)) => GAMES_PER_OPENING * lines.len(),
+            (None, Some(book_games), Some(_)) => book_games,
             (None, _, _) => DEFAULT_GAMES,
         };
         let progress = ProgressBar::new(games as u64).with_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
                 .expect("a valid template"),
         );
-        let mut settings = MatchSettings::new(games, args.seed, threads, args.opening);
-        settings.paired_openings = args.sprt.is_some();
-        if let (Some(_), Some((lines, source))) = (&args.sprt, &book)
-            && games > GAMES_PER_OPENING * lines.len()
+        if let (Some(book_games), Some((lines, source))) = (book_games, &book)
+            && games > book_games
         {
             // Deterministic agents would repeat a replayed pair, and the test would count it again.
-            usage_bail!(
-                "--sprt counts each opening's pair once, and {source} holds {} openings: --games may be at most {}",
-                lines.len(),
-                GAMES_PER_OPENING * lines.len()
-            );
-        }
-        settings.book = book.as_ref().map(|(lines, source)| {
-            if games > GAMES_PER_OPENING * lines.len() {
-                eprintln!(
-                    "note: {source} holds {} openings, so games {} on play them again (agents deterministic given the position repeat their games)",
-                    lines.len(),
-                    GAMES_PER_OPENING * lines.len() + 1
+            if args.sprt.is_some() {
+                usage_bail!(
+                    "--sprt counts each opening's pair once, and {source} holds {} openings: --games may be at most {book_games}",
+                    lines.len()
                 );
             }
-            BookOpenings { lines, per_line: GAMES_PER_OPENING, source }
-        });
+            eprintln!(
+                "note: {source} holds {} openings, so games {} on play them again (agents deterministic given the position repeat their games)",
+                lines.len(),
+                book_games + 1
+            );
+        }
+        let mut settings = MatchSettings::new(games, args.seed, threads, args.opening);
+        settings.paired_openings = args.sprt.is_some();
+        settings.book =
+            book.as_ref().map(|(lines, source)| BookOpenings { lines, per_line: GAMES_PER_OPENING, source });
         let (records, sprt) = match args.sprt {
             Some(test) => {
                 let (records, result) = play_until_decided(g, [&a, &b], settings, test, &progress)?;
