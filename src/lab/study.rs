@@ -179,7 +179,7 @@ pub struct SolverSettings {
     pub variants: Option<Vec<String>>,
 }
 
-/// A claim from ../shared/CLAIMS.md and the machine-checkable test that turns it into numbers.
+/// A claim of docs/CLAIMS.md and the machine-checkable test that turns it into numbers.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
