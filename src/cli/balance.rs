@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::presets;
 use crate::lab::report::write_all;
+use crate::lab::verify::verify;
 use crate::lab::{Progress, RunOptions, Study, run_study};
 
 #[derive(Args, Debug)]
@@ -38,11 +39,18 @@ pub struct BalanceArgs {
     #[arg(long, conflicts_with = "check")]
     list_cells: bool,
     /// Check a finished study (its folder, holding results.json) against the code instead of running
-    /// one: whether every cell's rules and agents still behave as when it was played.
+    /// one: whether every cell's rules, agents and openings still behave as when it was played, the
+    /// openings verified by the table that admitted them where it is built here. Exit status 0: all
+    /// verified; 1: something is stale; 3: nothing stale, but a table it needs is not built here.
     #[arg(long, value_name = "DIR")]
     check: Option<PathBuf>,
-    /// Print the findings of every study under DIR (each `DIR/*/results.json`) as two Markdown tables,
-    /// a short one and a full one, and play nothing.
+    /// With --check: build the tables the check needs and does not find (each takes minutes and
+    /// gigabytes; the check says how much), then check.
+    #[arg(long, requires = "check")]
+    build_tables: bool,
+    /// Print the findings of every study under DIR (each `DIR/*/results.json`) as Markdown tables (a
+    /// short one and a full one), then the studies themselves (games, compute time, commit), and play
+    /// nothing.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "cell", "list_cells"])]
     findings: Option<PathBuf>,
 }
@@ -63,7 +71,7 @@ impl Progress for Bar {
 
 pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.check {
-        return check(dir);
+        return check(dir, args.build_tables);
     }
     if let Some(dir) = &args.findings {
         return findings(dir);
@@ -157,52 +165,98 @@ fn findings(dir: &std::path::Path) -> anyhow::Result<()> {
         anyhow::bail!("{} holds no study (no */results.json)", dir.display());
     }
     let (short, full) = crate::lab::report::findings(&studies);
-    println!("{short}\n{full}");
+    let table = crate::lab::report::studies_table(&studies);
+    println!("{short}\n{full}\n{table}");
     Ok(())
 }
 
-fn check(dir: &std::path::Path) -> anyhow::Result<()> {
+fn check(dir: &std::path::Path, build_tables: bool) -> anyhow::Result<()> {
     let path = dir.join("results.json");
     let text =
         std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
     let results: crate::lab::StudyResults = serde_json::from_str(&text)
         .map_err(|e| anyhow::anyhow!("{} is not a study's results.json: {e}", path.display()))?;
     let study = study_of(&results)?;
-    let stale = crate::lab::runner::check(&study, &results)?;
-    let unamended = crate::lab::amendments::check(&study, &results.claims);
     // The committed games must be the report's: a referee recomputes the report from them.
-    let games_file = dir.join("games.jsonl.gz");
-    let unmatched = match crate::game::read_records(&games_file) {
-        Ok(records) => {
-            let records: Vec<_> = records.into_iter().map(|n| n.record).collect();
-            crate::lab::runner::check_games(&results, &records)
-        }
-        Err(e) => vec![format!("{e}")],
+    let records = || {
+        crate::game::read_records(&dir.join("games.jsonl.gz"))
+            .map(|records| records.into_iter().map(|n| n.record).collect())
+            .map_err(|e| format!("{e}"))
     };
-    let total = results.cells.len() + results.pairs.len();
-    if stale.is_empty() && unamended.is_empty() && unmatched.is_empty() {
-        println!(
-            "{}: all {total} cells were played by rules, agents and openings that behave as the current ones, every claim reads as its report says, and games.jsonl.gz holds the report's games",
-            dir.display()
-        );
-        return Ok(());
+    let mut found = verify(&study, &results, records())?;
+    if build_tables && !found.missing.is_empty() {
+        for table in &found.missing {
+            eprintln!(
+                "building the table of `{}` for {} cells: {}",
+                table.spec,
+                table.cells.len(),
+                super::solve::build_cost(&table.spec)?
+            );
+            super::solve::build_missing_table(&table.spec)?;
+        }
+        found = verify(&study, &results, records())?;
     }
-    for s in &stale {
+    print_verification(&found)?;
+    let total = found.cells;
+    if found.is_stale() {
+        anyhow::bail!(
+            "{}: {} of {total} cells are stale, {} opening problems, {} claim problems, {} games-file problems; play the study again",
+            dir.display(),
+            found.stale.len(),
+            found.books.len(),
+            found.claims.len(),
+            found.games.len()
+        );
+    }
+    if !found.missing.is_empty() {
+        return Err(anyhow::Error::new(super::common::Unverified(format!(
+            "{}: nothing is stale, but the openings of {} of {total} cells could not be verified: {} not built here \
+             (`rebel-zero balance --check {} --build-tables` builds them and checks again)",
+            dir.display(),
+            found.unverified(),
+            if found.missing.len() == 1 {
+                "their table is".to_string()
+            } else {
+                format!("{} tables are", found.missing.len())
+            },
+            dir.display()
+        ))));
+    }
+    println!(
+        "{}: all {total} cells were played by rules, agents and openings that behave as the current ones, every claim reads as its report says, and games.jsonl.gz holds the report's games",
+        dir.display()
+    );
+    Ok(())
+}
+
+/// What a check found, line by line: the books verified, then every problem, then the tables missing.
+fn print_verification(found: &crate::lab::verify::Verification) -> anyhow::Result<()> {
+    for verified in &found.books_verified {
+        println!("openings: {verified}");
+    }
+    for s in &found.stale {
         println!("stale: {}: {}", s.cell, s.why);
     }
-    for problem in &unamended {
+    for problem in &found.books {
+        println!("openings: {problem}");
+    }
+    for problem in &found.claims {
         println!("claims: {problem}");
     }
-    for problem in &unmatched {
+    for problem in &found.games {
         println!("games: {problem}");
     }
-    anyhow::bail!(
-        "{}: {} of {total} cells are stale, {} claim problems, {} games-file problems; play the study again",
-        dir.display(),
-        stale.len(),
-        unamended.len(),
-        unmatched.len()
-    )
+    for table in &found.missing {
+        println!(
+            "unverified: {} cells opened from the table of `{}`, which is not built here ({}): {}",
+            table.cells.len(),
+            table.spec,
+            table.path.display(),
+            table.cells.join(", ")
+        );
+        println!("  `rebel-zero solve {}` builds it: {}", table.spec, super::solve::build_cost(&table.spec)?);
+    }
+    Ok(())
 }
 
 /// The study file a report names: the file itself (relative to the current folder), else the built-in

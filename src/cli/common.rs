@@ -15,6 +15,19 @@ impl std::fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+/// A check that found nothing wrong but could not verify everything, for want of evidence this
+/// machine lacks (`balance --check` without a table): exit code 3, apart from a failure's 1.
+#[derive(Debug)]
+pub struct Unverified(pub String);
+
+impl std::fmt::Display for Unverified {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unverified {}
+
 /// `error` (its whole chain as one message) marked as a usage error.
 pub fn usage(error: impl Into<anyhow::Error>) -> anyhow::Error {
     anyhow::Error::new(Usage(format!("{:#}", error.into())))

@@ -1,8 +1,9 @@
 //! The command line: clap definitions that only parse, call the library and print. Every error reaches
 //! [`main`], which prints it and exits with code 2 for a mistake in what was typed ([`Usage`]: a bad
-//! spec, position, move, agent or option value) and 1 for a failure while running (a file that cannot
-//! be read or written, a damaged checkpoint). A closed pipe (`rebel-zero rules | head -1`) ends the
-//! program quietly with success.
+//! spec, position, move, agent or option value), 1 for a failure while running (a file that cannot
+//! be read or written, a damaged checkpoint), and 3 for a check that found nothing wrong but could
+//! not verify everything ([`common::Unverified`]: `balance --check` where a table is not built). A
+//! closed pipe (`rebel-zero rules | head -1`) ends the program quietly with success.
 
 mod arena;
 mod balance;
@@ -97,7 +98,8 @@ enum Command {
     },
 }
 
-/// Runs the command line; errors become a message on stderr and exit code 2 (usage) or 1 (runtime).
+/// Runs the command line; errors become a message on stderr and exit code 2 (usage), 3 (unverified)
+/// or 1 (runtime).
 pub fn main() -> ExitCode {
     end_quietly_on_closed_pipe();
     let cli = Cli::parse();
@@ -140,7 +142,14 @@ pub fn main() -> ExitCode {
         Err(error) if is_closed_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
-            ExitCode::from(if error.chain().any(|cause| cause.is::<Usage>()) { 2 } else { 1 })
+            let is = |marked: fn(&(dyn std::error::Error + 'static)) -> bool| error.chain().any(marked);
+            ExitCode::from(if is(|e| e.is::<Usage>()) {
+                2
+            } else if is(|e| e.is::<common::Unverified>()) {
+                3
+            } else {
+                1
+            })
         }
     }
 }

@@ -18,6 +18,7 @@
 //! - [`claims`]: claim tests read on each kind of evidence, and the verdicts;
 //! - [`amendments`]: changes to claims after their games, on the record and enforced;
 //! - [`runner`]: plays what is missing, grows sequential cells, and gathers the results;
+//! - [`verify`]: a finished study's record checked against the code and the evidence it names;
 //! - [`report`], [`charts`]: report.md, results.json, games.jsonl and SVG charts;
 //! - [`stats`]: Wilson, Newcombe, means, clustered and paired samples, quantiles, Holm.
 
@@ -40,6 +41,7 @@ pub mod sprt;
 pub mod stats;
 pub mod store;
 pub mod study;
+pub mod verify;
 
 pub use runner::{
     Finished, Progress, RunOptions, Silent, StudyResults, UnknownCell, missing_cells, run_cell, run_study,

@@ -55,6 +55,20 @@ pub struct Book {
 }
 
 impl Book {
+    fn empty(variant: &str, key: String, plies: u32) -> Book {
+        Book {
+            variant: variant.to_string(),
+            key,
+            method: String::new(),
+            start: String::new(),
+            plies,
+            lines: Vec::new(),
+            values: Vec::new(),
+            tried: 0,
+            rejected: 0,
+        }
+    }
+
     /// A digest of the book's first `count` openings, for the cells that play them.
     pub fn print(&self, count: usize) -> String {
         let lines: Vec<String> = self.lines.iter().take(count).map(|l| l.join(" ")).collect();
@@ -73,13 +87,30 @@ enum Admission {
 }
 
 impl Admission {
+    /// How a run here admits the openings of `variant`: by its table where one is built in the cache,
+    /// else by the judge.
     fn of(study: &LoadedStudy, variant: usize) -> Admission {
-        let settings = &study.study.opening;
-        if let AnyGame::Hunt(hunt) = &study.games[variant]
-            && let CachedTable::Built(path) = cached_table(hunt)
-        {
-            return Admission::Table { path, band: settings.distance_band };
+        match Admission::by_table(study, variant) {
+            Some((admission, CachedTable::Built(_))) => admission,
+            _ => Admission::without_table(study),
         }
+    }
+
+    /// Admission by the table that solves `variant`'s rules, built here or not (`None` where no table
+    /// can solve them), with where that table stands in the cache.
+    fn by_table(study: &LoadedStudy, variant: usize) -> Option<(Admission, CachedTable)> {
+        let AnyGame::Hunt(hunt) = &study.games[variant] else { return None };
+        let cached = cached_table(hunt);
+        let path = match &cached {
+            CachedTable::Built(path) | CachedTable::Missing(path) => path.clone(),
+            CachedTable::Unsolvable(_) => return None,
+        };
+        Some((Admission::Table { path, band: study.study.opening.distance_band }, cached))
+    }
+
+    /// Admission by the study's judge, or none where it names no judge.
+    fn without_table(study: &LoadedStudy) -> Admission {
+        let settings = &study.study.opening;
         match &settings.judge {
             Some(spec) => Admission::Judge {
                 agent: AgentSpec::parse(spec).expect("a checked study's judge parses"),
@@ -104,11 +135,60 @@ impl Admission {
 /// Everything that decides a variant's book: its rules, plies, seed and admission. Books of one key
 /// agree on every opening they both hold.
 pub fn key(study: &LoadedStudy, variant: usize) -> anyhow::Result<String> {
+    key_with(study, variant, &Admission::of(study, variant))
+}
+
+fn key_with(study: &LoadedStudy, variant: usize, admission: &Admission) -> anyhow::Result<String> {
     let name = &study.study.variants[variant].name;
     let plies = study.opening_plies(variant);
     let game = &study.games[variant];
     let spec = with_game!(game, |g| g.spec().to_string());
-    Ok(format!("{spec}|{plies}|{}|{}", seed_of(study, name), Admission::of(study, variant).key(game)?))
+    Ok(format!("{spec}|{plies}|{}|{}", seed_of(study, name), admission.key(game)?))
+}
+
+/// The evidence a book was admitted by, as a committed record names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// The table of these rules, at its path in this machine's cache; `built` says whether it is there.
+    Table { path: PathBuf, spec: String, built: bool },
+    /// The study's judge agent (its behaviour is in the key's fingerprint), or no admission at all.
+    Judge,
+}
+
+/// Every key a book of `variant` may have been made under by this code, whatever this machine's
+/// cache holds, each with its evidence: by the table of its rules (where a table can solve them, built
+/// here or not), and by the study's judge. A committed record is checked against these, so that
+/// what the check says depends on the commit and the record, not on which tables happen to be cached.
+pub fn possible_keys(study: &LoadedStudy, variant: usize) -> anyhow::Result<Vec<(String, Evidence)>> {
+    let mut keys = Vec::new();
+    if let Some((admission, cached)) = Admission::by_table(study, variant)
+        && let Admission::Table { path, .. } = &admission
+    {
+        let spec = with_game!(&study.games[variant], |g| g.spec().to_string());
+        let evidence =
+            Evidence::Table { path: path.clone(), spec, built: matches!(cached, CachedTable::Built(_)) };
+        keys.push((key_with(study, variant, &admission)?, evidence));
+    }
+    keys.push((key_with(study, variant, &Admission::without_table(study))?, Evidence::Judge));
+    Ok(keys)
+}
+
+/// The book of `variant` made again in memory, up to `count` openings, by the admission a run here
+/// would use (nothing is read from or written to a study folder): for checking a committed record
+/// against its evidence.
+pub fn remake(study: &LoadedStudy, variant: usize, count: usize) -> anyhow::Result<Book> {
+    let name = &study.study.variants[variant].name;
+    let mut book = Book::empty(name, key(study, variant)?, study.opening_plies(variant));
+    if book.plies > 0 {
+        extend(
+            &mut book,
+            &study.games[variant],
+            &Admission::of(study, variant),
+            seed_of(study, name),
+            count,
+        )?;
+    }
+    Ok(book)
 }
 
 fn seed_of(study: &LoadedStudy, variant: &str) -> u64 {
@@ -144,17 +224,7 @@ pub fn book(
     {
         return Ok(book.clone());
     }
-    let mut book = saved.unwrap_or_else(|| Book {
-        variant: name.clone(),
-        key,
-        method: String::new(),
-        start: String::new(),
-        plies,
-        lines: Vec::new(),
-        values: Vec::new(),
-        tried: 0,
-        rejected: 0,
-    });
+    let mut book = saved.unwrap_or_else(|| Book::empty(name, key, plies));
     if plies > 0 {
         extend(&mut book, &study.games[variant], &admission, seed, count)?;
     }

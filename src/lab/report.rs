@@ -94,7 +94,7 @@ fn reproduce(w: &mut String, r: &StudyResults) {
             ),
         ),
         ("binary", format!("rebel-zero {} built from git `{}` by {}", r.version, r.commit, r.rustc)),
-        ("RULES.md", format!("SHA-256 `{}`", r.rules_sha256)),
+        ("rules reference", format!("docs/RULES.md, SHA-256 `{}`", r.rules_sha256)),
         ("threads", format!("{} (the games do not depend on it)", r.threads)),
         (
             "time",
@@ -632,6 +632,56 @@ pub fn findings(studies: &[(String, StudyResults)]) -> (String, String) {
         );
     }
     (short, full)
+}
+
+/// The studies under one folder as a Markdown table, every figure read from their reports: the study
+/// file, the variants, the rungs with their planned games, the games played, the playing time (the
+/// report's compute time: the wall-clock time of every cell and solver run, summed; a study resumed
+/// over several runs has no one wall-clock time of its own) and the commit that played the last of it.
+pub fn studies_table(studies: &[(String, StudyResults)]) -> String {
+    let mut table = String::from(
+        "| study | study file | variants | rungs (games planned per cell) | games | playing time | played by |\n\
+         | --- | --- | --- | --- | ---: | ---: | --- |\n",
+    );
+    for (dir, r) in studies {
+        let variants: Vec<&str> = r.variants.iter().map(|v| v.name.as_str()).collect();
+        let rungs: Vec<String> = r.skills.iter().map(|s| format!("{} ({})", s.label, s.games)).collect();
+        let games: u32 = r.cells.iter().map(|c| c.games).chain(r.pairs.iter().map(|p| p.games)).sum();
+        let _ = writeln!(
+            table,
+            "| [{dir}]({dir}/report.md) | `{}` | {} | {} | {} | {} | `{}` |",
+            r.file,
+            variants.join(", "),
+            rungs.join(", "),
+            thousands(u64::from(games)),
+            duration(r.compute_seconds),
+            r.commit.chars().take(10).collect::<String>()
+        );
+    }
+    table
+}
+
+/// 12,345
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// "1 h 30 min", "23 min 50 s", "42 s"
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
 }
 
 /// The report's heading anchor of a claim's section (`### C12 — Sunday Times (1850s)`).

@@ -175,6 +175,13 @@ pub struct BookInfo {
     pub openings: usize,
     pub tried: u64,
     pub rejected: u64,
+    /// The admitted openings and the evidence that admitted each (the table's value, the judge's
+    /// evaluation), so that the record alone says what `balance --check` verifies. Empty in reports
+    /// from before they were kept: their games' openings stand for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
 }
 
 impl BookInfo {
@@ -187,6 +194,8 @@ impl BookInfo {
             openings: book.lines.len(),
             tried: book.tried,
             rejected: book.rejected,
+            lines: book.lines.clone(),
+            values: book.values.clone(),
         }
     }
 }
@@ -640,95 +649,15 @@ fn rung_infos(study: &LoadedStudy, ratings: Option<&[Rating]>, judged: &[(u32, u
         .collect()
 }
 
-/// SHA-256 of ../shared/RULES.md (beside the crate), or a note that it was not found.
+/// The rules reference the lab implements, relative to the repository root.
+pub const RULES_REFERENCE: &str = "docs/RULES.md";
+
+/// SHA-256 of the rules reference (in the crate's folder, else in the current one), or a note that it
+/// was not found.
 fn rules_hash() -> String {
-    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/RULES.md");
-    [beside, PathBuf::from("../shared/RULES.md")]
+    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join(RULES_REFERENCE);
+    [beside, PathBuf::from(RULES_REFERENCE)]
         .iter()
         .find_map(|p| std::fs::read(p).ok())
-        .map_or_else(|| "RULES.md not found".to_string(), |bytes| crate::files::sha256_hex(&bytes))
-}
-
-/// Whether a study's games file holds the games its report counts, cell by cell: each problem (a cell
-/// with another number of games, games of a cell the report lacks) as a sentence.
-pub fn check_games(results: &StudyResults, records: &[crate::game::GameRecord]) -> Vec<String> {
-    let mut found: BTreeMap<&str, u32> = BTreeMap::new();
-    for record in records {
-        *found.entry(record.cell.as_deref().unwrap_or("(no cell)")).or_default() += 1;
-    }
-    let counted = results
-        .cells
-        .iter()
-        .map(|c| (c.id.as_str(), c.games))
-        .chain(results.pairs.iter().map(|p| (p.id.as_str(), p.games)));
-    let mut problems = Vec::new();
-    for (id, games) in counted {
-        let held = found.remove(id).unwrap_or(0);
-        if held != games {
-            problems
-                .push(format!("the games file holds {held} games of {id} where the report counts {games}"));
-        }
-    }
-    for (id, held) in found {
-        problems.push(format!("the games file holds {held} games of {id}, a cell the report does not have"));
-    }
-    problems
-}
-
-/// A cell of a committed study whose rules or agent no longer behave as when it was played.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stale {
-    pub cell: String,
-    pub why: String,
-}
-
-/// Checks a study's `results.json` against the code and its study file: every cell the study schedules
-/// now must be in the report, played under the same rules, agents and openings (their fingerprints
-/// computed again), and every cell of the report must still be scheduled.
-pub fn check(study: &LoadedStudy, results: &StudyResults) -> anyhow::Result<Vec<Stale>> {
-    let prints = prints(study)?;
-    let scheduled = schedule(study, &prints);
-    let played: BTreeMap<&str, (&str, &str, &str)> = results
-        .cells
-        .iter()
-        .map(|c| (c.id.as_str(), (c.rules_print.as_str(), c.agent_print.as_str(), c.book.as_str())))
-        .chain(
-            results
-                .pairs
-                .iter()
-                .map(|p| (p.id.as_str(), (p.rules_print.as_str(), p.agent_print.as_str(), p.book.as_str()))),
-        )
-        .collect();
-    let recorded =
-        |print: &str| if print.is_empty() { "none recorded".to_string() } else { print.to_string() };
-    let mut stale = Vec::new();
-    for cell in &scheduled {
-        let why = match played.get(cell.id.as_str()) {
-            None => Some("the study schedules it but the report has no such cell".to_string()),
-            Some((rules, _, _)) if *rules != cell.rules_print => Some(format!(
-                "the rules of `{}` behave differently now (fingerprint {}, played under {})",
-                cell.spec,
-                cell.rules_print,
-                recorded(rules)
-            )),
-            Some((_, agents, _)) if *agents != cell.agent_print => Some(format!(
-                "its agents behave differently now (fingerprint {}, played under {})",
-                cell.agent_print,
-                recorded(agents)
-            )),
-            Some((_, _, book)) if *book != cell.book => Some(format!(
-                "its openings differ now (book {}, played from {})",
-                recorded(&cell.book),
-                recorded(book)
-            )),
-            Some(_) => None,
-        };
-        if let Some(why) = why {
-            stale.push(Stale { cell: cell.id.clone(), why });
-        }
-    }
-    for id in played.keys().filter(|id| !scheduled.iter().any(|c| c.id == **id)) {
-        stale.push(Stale { cell: id.to_string(), why: "the study no longer schedules it".to_string() });
-    }
-    Ok(stale)
+        .map_or_else(|| format!("{RULES_REFERENCE} not found"), |bytes| crate::files::sha256_hex(&bytes))
 }

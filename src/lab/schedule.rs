@@ -85,12 +85,14 @@ pub struct Prints {
 
 impl Prints {
     fn book(&self, study: &LoadedStudy, variant: usize) -> String {
-        if study.opening_plies(variant) == 0 {
-            String::new()
-        } else {
-            format!("{:016x}", fnv1a(&self.books[variant]))
-        }
+        book_print(study, variant, &self.books[variant])
     }
+}
+
+/// What a cell records of its variant's book key ([`Cell::book`]): a digest, empty where the
+/// variant's games have no opening.
+pub fn book_print(study: &LoadedStudy, variant: usize, key: &str) -> String {
+    if study.opening_plies(variant) == 0 { String::new() } else { format!("{:016x}", fnv1a(key)) }
 }
 
 /// Every cell of the study, variant by variant, weakest skill first, then the ratings cells.

@@ -40,7 +40,7 @@ mod verify;
 pub use consistency::{Inconsistency, VerifyError};
 pub use format::{TableFileError, check_writable};
 pub use judge::{GroupTally, JudgedMove, Prospect, SideTally};
-pub use location::{CachedTable, cached_table, default_table_path, shares_table, table_present};
+pub use location::{CachedTable, build_cost, cached_table, default_table_path, shares_table, table_present};
 pub use play::{best_moves, outcome_of, ranked_moves, shared_table};
 pub use rules::{SOLVED_BOARDS, Unsupported, check_supported, is_japanese, levels_of, rules_key};
 pub use table::Tablebase;

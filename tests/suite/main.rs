@@ -20,6 +20,7 @@ mod readme;
 mod robustness;
 mod search;
 mod serve;
+mod standalone;
 mod testkit_runs;
 mod training;
 

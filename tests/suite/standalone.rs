@@ -1,0 +1,115 @@
+//! The repository stands alone: a user's clone has nothing beside it, so no file points outside it,
+//! the rules reference (docs/RULES.md) names every ruleset and option the lab plays, the claims list
+//! (docs/CLAIMS.md) has every claim a study tests, and the findings and studies tables of the READMEs
+//! are the ones `balance --findings` prints from the committed reports, not typed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(relative: &str) -> String {
+    std::fs::read_to_string(root().join(relative)).unwrap_or_else(|e| panic!("reading {relative}: {e}"))
+}
+
+/// Every text file of the repository (its build output, git's folder and binary files left out).
+fn text_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            if !matches!(name.as_str(), "target" | ".git" | "studies" | "runs") {
+                text_files(&path, found);
+            }
+        } else if std::fs::read_to_string(&path).is_ok() {
+            found.push(path);
+        }
+    }
+}
+
+#[test]
+fn nothing_points_outside_the_repository() {
+    let outside = concat!("..", "/shared");
+    let mut files = Vec::new();
+    text_files(root(), &mut files);
+    assert!(files.len() > 100, "the walk found the repository's files");
+    let pointing: Vec<String> = files
+        .iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap().contains(outside))
+        .map(|f| f.strip_prefix(root()).unwrap().display().to_string())
+        .collect();
+    assert!(pointing.is_empty(), "these files point at {outside}, which a clone does not have: {pointing:?}");
+}
+
+#[test]
+fn the_rules_reference_names_every_ruleset_and_option() {
+    let rules = read("docs/RULES.md");
+    for ruleset in rebel_zero::game::registry::all_rulesets() {
+        assert!(
+            rules.contains(&format!("`{}", ruleset.name)),
+            "docs/RULES.md lacks the ruleset {}",
+            ruleset.name
+        );
+        for option in ruleset.options {
+            assert!(
+                rules.contains(&format!("`{}", option.key)),
+                "docs/RULES.md lacks the option {} of {}",
+                option.key,
+                ruleset.name
+            );
+        }
+    }
+    for line in read("tests/data/perft-start.tsv").lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+        let spec = line.split('\t').next().unwrap();
+        assert!(rules.contains(spec), "docs/RULES.md lacks the perft figures of {spec}");
+    }
+}
+
+#[test]
+fn the_claims_list_has_every_claim_a_study_tests() {
+    let claims = read("docs/CLAIMS.md");
+    let mut tested = 0;
+    for entry in std::fs::read_dir(root().join("configs/balance")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().is_some_and(|n| n == "smoke.toml") {
+            continue; // the installation check, whose claim only exercises the pipeline
+        }
+        let study: toml::Value = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for claim in study.get("claims").and_then(|c| c.as_array()).into_iter().flatten() {
+            let id = claim["id"].as_str().unwrap();
+            assert!(
+                claims.contains(&format!("## {id} ")),
+                "docs/CLAIMS.md has no section for {id} ({})",
+                path.display()
+            );
+            tested += 1;
+        }
+    }
+    assert!(tested >= 30, "{tested} claims found in the study files");
+}
+
+/// The READMEs' findings and studies tables are `balance --findings docs/studies`'s, line for line.
+#[test]
+fn the_readme_tables_are_generated_from_the_reports() {
+    let output = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .args(["balance", "--findings", "docs/studies"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let tables: Vec<&str> = printed.split("\n\n").map(str::trim).filter(|t| !t.is_empty()).collect();
+    assert_eq!(tables.len(), 3, "short findings, full findings, studies: {printed}");
+    let (readme, studies) = (read("README.md"), read("docs/studies/README.md"));
+    assert!(
+        readme.contains(tables[0]),
+        "README.md's findings table is not `balance --findings docs/studies`'s"
+    );
+    assert!(studies.contains(tables[1]), "docs/studies/README.md's findings are not `balance --findings`'s");
+    assert!(
+        studies.contains(tables[2]),
+        "docs/studies/README.md's studies table is not `balance --findings`'s"
+    );
+}
