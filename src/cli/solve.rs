@@ -113,22 +113,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Builds the whole table of the hunt ruleset `spec` at its default path, as `rebel-zero solve SPEC`
-/// does (`balance --check --build-tables`).
-pub fn build_missing_table(spec: &str) -> anyhow::Result<()> {
-    let game = solvable(spec)?;
-    let path = default_table_path(&game);
-    if is_japanese(&game) {
-        open_or_build_levels(&game, &path, game.rules.rebel_count, None)?;
+/// Builds the whole table of `game`'s rules at its default path, as `rebel-zero solve SPEC` does
+/// (`balance --check --build-tables`).
+pub fn build_whole_table(game: &HuntGame) -> anyhow::Result<()> {
+    let path = default_table_path(game);
+    if is_japanese(game) {
+        open_or_build_levels(game, &path, game.rules.rebel_count, None)?;
     } else {
-        open_or_build(&game, &path)?;
+        open_or_build(game, &path)?;
     }
     Ok(())
-}
-
-/// What building the whole table of `spec` takes, in words.
-pub fn build_cost(spec: &str) -> anyhow::Result<String> {
-    Ok(crate::tablebase::build_cost(&solvable(spec)?))
 }
 
 /// The hunt game of `spec`, if a table can solve it.

@@ -169,26 +169,48 @@ pub fn possible_keys(study: &LoadedStudy, variant: usize) -> anyhow::Result<Vec<
             Evidence::Table { path: path.clone(), spec, built: matches!(cached, CachedTable::Built(_)) };
         keys.push((key_with(study, variant, &admission)?, evidence));
     }
-    keys.push((key_with(study, variant, &Admission::without_table(study))?, Evidence::Judge));
+    // A judge that cannot play this variant (a network of another board) admitted none of its books
+    // where a table could; elsewhere its failure is the study's.
+    match key_with(study, variant, &Admission::without_table(study)) {
+        Ok(key) => keys.push((key, Evidence::Judge)),
+        Err(_) if !keys.is_empty() => {}
+        Err(e) => return Err(e),
+    }
     Ok(keys)
 }
 
-/// The book of `variant` made again in memory, up to `count` openings, by the admission a run here
-/// would use (nothing is read from or written to a study folder): for checking a committed record
-/// against its evidence.
-pub fn remake(study: &LoadedStudy, variant: usize, count: usize) -> anyhow::Result<Book> {
+/// The book of `variant` made again in memory by the admission a run here would use, drawing exactly
+/// `tries` candidates (as many as the record says its book drew, whether it stopped at its openings or
+/// ran out of tries); nothing is read from or written to a study folder. For checking a committed
+/// record against its evidence.
+pub fn remake(study: &LoadedStudy, variant: usize, tries: u64) -> anyhow::Result<Book> {
     let name = &study.study.variants[variant].name;
     let mut book = Book::empty(name, key(study, variant)?, study.opening_plies(variant));
     if book.plies > 0 {
+        let until = Until { lines: usize::MAX, tries };
         extend(
             &mut book,
             &study.games[variant],
             &Admission::of(study, variant),
             seed_of(study, name),
-            count,
+            until,
         )?;
     }
     Ok(book)
+}
+
+/// Where drawing candidates stops: at so many openings, or so many candidates drawn.
+#[derive(Clone, Copy)]
+struct Until {
+    lines: usize,
+    tries: u64,
+}
+
+impl Until {
+    /// `count` openings, or [`TRIES_PER_OPENING`] candidates each.
+    fn openings(count: usize) -> Until {
+        Until { lines: count, tries: (count * TRIES_PER_OPENING) as u64 }
+    }
 }
 
 fn seed_of(study: &LoadedStudy, variant: &str) -> u64 {
@@ -226,7 +248,7 @@ pub fn book(
     }
     let mut book = saved.unwrap_or_else(|| Book::empty(name, key, plies));
     if plies > 0 {
-        extend(&mut book, &study.games[variant], &admission, seed, count)?;
+        extend(&mut book, &study.games[variant], &admission, seed, Until::openings(count))?;
     }
     super::store::save(&path, &book)?;
     Ok(book)
@@ -234,16 +256,16 @@ pub fn book(
 
 /// Whether a book has drawn all the candidates it may for `count` openings.
 fn exhausted(book: &Book, count: usize) -> bool {
-    book.plies == 0 || book.tried >= (count * TRIES_PER_OPENING) as u64
+    book.plies == 0 || book.tried >= Until::openings(count).tries
 }
 
-/// Draws candidates until the book holds `count` openings or its tries are spent.
+/// Draws candidates until the book holds `until.lines` openings or has drawn `until.tries`.
 fn extend(
     book: &mut Book,
     game: &AnyGame,
     admission: &Admission,
     seed: u64,
-    count: usize,
+    until: Until,
 ) -> anyhow::Result<()> {
     match (game, admission) {
         (AnyGame::Hunt(hunt), Admission::Table { path, band }) => {
@@ -257,30 +279,30 @@ fn extend(
                 file_name(path)
             );
             book.start = describe(start, hunt.side_names());
-            fill(book, hunt, seed, count, &mut |line| judge.admit(line, start))
+            fill(book, hunt, seed, until, &mut |line| judge.admit(line, start))
         }
         (_, Admission::Judge { agent, band }) => with_game!(game, |g| {
             let mut judge = AgentJudge::new(g, agent, *band)?;
             book.method =
                 format!("the judge `{agent}`: its value after the opening within ±{band} of the start's");
             book.start = format!("{:+.3} for {}", judge.start, g.side_names()[0]);
-            fill(book, g, seed, count, &mut |line| judge.admit(line))
+            fill(book, g, seed, until, &mut |line| judge.admit(line))
         }),
         _ => with_game!(game, |g| {
             book.method =
                 "not checked: no table of these rules is present and the study names no judge".to_string();
-            fill(book, g, seed, count, &mut |_| Some("unchecked".to_string()))
+            fill(book, g, seed, until, &mut |_| Some("unchecked".to_string()))
         }),
     }
 }
 
 /// Draws candidates from `book.tried` on, admitting those `admit` values (`Some(text)`), until the
-/// book holds `count` or has tried [`TRIES_PER_OPENING`] per opening.
+/// book holds `until.lines` or has drawn `until.tries`.
 fn fill<G: Game>(
     book: &mut Book,
     game: &G,
     seed: u64,
-    count: usize,
+    until: Until,
     admit: &mut dyn FnMut(&Playthrough<G>) -> Option<String>,
 ) -> anyhow::Result<()> {
     let mut seen: std::collections::HashSet<String> = book
@@ -288,8 +310,7 @@ fn fill<G: Game>(
         .iter()
         .filter_map(|moves| replay(game, moves).map(|line| game.format_position(line.state())))
         .collect();
-    let limit = (count * TRIES_PER_OPENING) as u64;
-    while book.lines.len() < count && book.tried < limit {
+    while book.lines.len() < until.lines && book.tried < until.tries {
         let candidate = candidate(game, book.plies, derive_seed(seed, book.tried));
         book.tried += 1;
         let verdict = candidate.as_ref().and_then(|line| {
