@@ -350,6 +350,13 @@ fn every_shipped_study_loads_and_every_claim_is_tested_somewhere() {
     }
 }
 
+/// Replaces a study folder's games file with `lines` (JSON, one game a line), gzipped.
+fn write_games(dir: &Path, lines: &str) {
+    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gzipped, lines.as_bytes()).unwrap();
+    std::fs::write(dir.join("games.jsonl.gz"), gzipped.finish().unwrap()).unwrap();
+}
+
 /// `balance --check DIR` with the cache folder `cache`.
 fn check_with_cache(dir: &Path, cache: &Path, extra: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
@@ -470,9 +477,7 @@ fn a_judged_book_checks_whatever_tables_are_cached() {
     moves.extend(records[first]["moves"].as_array().unwrap().iter().skip(2).cloned());
     records[first]["moves"] = serde_json::Value::Array(moves);
     let text: String = records.iter().map(|r| format!("{r}\n")).collect();
-    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    std::io::Write::write_all(&mut gzipped, text.as_bytes()).unwrap();
-    std::fs::write(out.join("games.jsonl.gz"), gzipped.finish().unwrap()).unwrap();
+    write_games(&out, &text);
     let output = check_with_cache(&out, &empty, &[]);
     let said = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{said}");
@@ -520,9 +525,7 @@ fn the_tables_verify_the_quick_studys_openings() {
         changed.push_str(&serde_json::to_string(record).unwrap());
         changed.push('\n');
     }
-    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    std::io::Write::write_all(&mut gzipped, changed.as_bytes()).unwrap();
-    std::fs::write(copy.join("games.jsonl.gz"), gzipped.finish().unwrap()).unwrap();
+    write_games(&copy, &changed);
     let output = check_with_cache(&copy, &cache, &[]);
     let said = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{said}");
@@ -543,9 +546,7 @@ fn the_check_refuses_a_games_file_from_another_run() {
 
     let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
     let fewer: String = games.lines().skip(1).map(|line| format!("{line}\n")).collect();
-    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    std::io::Write::write_all(&mut gzipped, fewer.as_bytes()).unwrap();
-    std::fs::write(out.join("games.jsonl.gz"), gzipped.finish().unwrap()).unwrap();
+    write_games(&out, &fewer);
     let refused = check();
     assert!(!refused.status.success());
     let said = String::from_utf8_lossy(&refused.stdout);
