@@ -198,7 +198,7 @@ fn check(dir: &std::path::Path, build_tables: bool) -> anyhow::Result<()> {
         }
         found = verify(&study, &results, records())?;
     }
-    print_verification(&found)?;
+    print_verification(&found);
     let total = found.cells;
     if found.is_stale() {
         anyhow::bail!(
@@ -232,7 +232,7 @@ fn check(dir: &std::path::Path, build_tables: bool) -> anyhow::Result<()> {
 }
 
 /// What a check found, line by line: the books verified, then every problem, then the tables missing.
-fn print_verification(found: &crate::lab::verify::Verification) -> anyhow::Result<()> {
+fn print_verification(found: &crate::lab::verify::Verification) {
     for verified in &found.books_verified {
         println!("openings: {verified}");
     }
@@ -258,7 +258,6 @@ fn print_verification(found: &crate::lab::verify::Verification) -> anyhow::Resul
         );
         println!("  `rebel-zero solve {}` builds it: {}", table.spec, table.cost);
     }
-    Ok(())
 }
 
 /// The study file a report names: the file itself (relative to the current folder), else the built-in
