@@ -55,6 +55,15 @@ pub struct BalanceArgs {
     /// nothing.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "cell", "list_cells"])]
     findings: Option<PathBuf>,
+    /// Read a finished study's claims again from its record (DIR holding results.json and
+    /// games.jsonl.gz), playing nothing, after their readings changed (each change filed as an
+    /// amendment in the study file), and write its report again. Where DIR holds several studies
+    /// (`DIR/*/results.json`, e.g. docs/studies) they are read together: one multiplicity family
+    /// across their findings table. A record the code no longer plays is refused. The cells are left
+    /// in DIR/cells, so that a later run resumes the study (growing a sequential design's cells)
+    /// instead of playing it again.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["check", "cell", "list_cells", "findings", "study", "preset"])]
+    reread: Option<PathBuf>,
 }
 
 struct Bar(ProgressBar);
@@ -77,6 +86,9 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     }
     if let Some(dir) = &args.findings {
         return findings(dir);
+    }
+    if let Some(dir) = &args.reread {
+        return reread(dir, args.threads);
     }
     if args.preset.as_deref() == Some("list") {
         presets::print_list(presets::Kind::Study);
@@ -150,25 +162,78 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The study folders under `dir` (those holding a results.json), sorted by name.
+fn study_folders(dir: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| anyhow::anyhow!("reading {}: {e}", dir.display()))?;
+    let mut folders: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|folder| folder.join("results.json").is_file())
+        .collect();
+    folders.sort();
+    if folders.is_empty() {
+        anyhow::bail!("{} holds no study (no */results.json)", dir.display());
+    }
+    Ok(folders)
+}
+
+fn folder_name(folder: &std::path::Path) -> String {
+    folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
 fn findings(dir: &std::path::Path) -> anyhow::Result<()> {
     let mut studies = Vec::new();
-    let entries = std::fs::read_dir(dir).map_err(|e| anyhow::anyhow!("reading {}: {e}", dir.display()))?;
-    let mut folders: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    folders.sort();
-    for folder in folders {
+    for folder in study_folders(dir)? {
         let path = folder.join("results.json");
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
         let results: crate::lab::StudyResults = serde_json::from_str(&text)
             .map_err(|e| anyhow::anyhow!("{} is not a study's results.json: {e}", path.display()))?;
-        let name = folder.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        studies.push((name, results));
-    }
-    if studies.is_empty() {
-        anyhow::bail!("{} holds no study (no */results.json)", dir.display());
+        studies.push((folder_name(&folder), results));
     }
     let (short, full) = crate::lab::report::findings(&studies);
     let table = crate::lab::report::studies_table(&studies);
     println!("{short}\n{full}\n{table}");
+    Ok(())
+}
+
+/// `--reread DIR`: one study's claims read again from its record, or every study's under DIR with
+/// one multiplicity family across their findings table; each report written again.
+fn reread(dir: &std::path::Path, threads: Option<usize>) -> anyhow::Result<()> {
+    let together = !dir.join("results.json").is_file();
+    let folders = if together { study_folders(dir)? } else { vec![dir.to_path_buf()] };
+    let command = format!("rebel-zero balance --reread {}", dir.display());
+    let threads = super::common::worker_threads(threads)?;
+    let mut read = Vec::new();
+    for folder in &folders {
+        eprintln!("reading {} again", folder.display());
+        let (previous, records) = crate::lab::reread::load_record(folder)?;
+        let study = study_of(&previous)?;
+        let options = RunOptions { threads, command: command.clone(), file: PathBuf::from(&previous.file) };
+        let finished = crate::lab::reread::reread(&study, &previous, records, &options)
+            .with_context(|| format!("reading {} again", folder.display()))?;
+        read.push((folder_name(folder), finished));
+    }
+    if together {
+        let mut studies: Vec<(String, crate::lab::StudyResults)> =
+            read.iter().map(|(name, f)| (name.clone(), f.results.clone())).collect();
+        crate::lab::family::one_family(&mut studies);
+        for ((_, finished), (_, results)) in read.iter_mut().zip(studies) {
+            finished.results = results;
+        }
+    }
+    for (folder, (name, finished)) in folders.iter().zip(&read) {
+        write_all(folder, finished)?;
+        let study = study_of(&finished.results)?;
+        let restored = crate::lab::reread::restore_cells(&study, folder, finished)?;
+        println!(
+            "study {name}: read again, playing nothing ({restored} cells restored to {} for a later run to resume)",
+            crate::lab::store::cells_dir(folder).display()
+        );
+        for claim in &finished.results.claims {
+            println!("  {:<10} {}", claim.id, claim.verdict.as_str());
+        }
+        println!("wrote {}", folder.join("report.md").display());
+    }
     Ok(())
 }
 

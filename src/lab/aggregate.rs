@@ -81,7 +81,7 @@ pub fn summarize(
                 *win_reasons[w].entry(s.reason.clone()).or_default() += 1;
             }
             None if s.reason == "repetition" => rep += 1,
-            None if s.reason == "cap" => cap += 1,
+            None if s.unfinished() => cap += 1,
             None => other += 1,
         }
     }

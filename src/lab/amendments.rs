@@ -94,11 +94,14 @@ pub fn check(study: &LoadedStudy, reported: &[ClaimResult]) -> Vec<String> {
                     claim.id
                 )
             } else {
-                format!("claim {} was amended ({}) after its report: play the study again", claim.id, pending[0].date)
+                format!(
+                    "claim {} was amended ({}) after its report: read it again (`rebel-zero balance --reread` on its folder) or play the study again",
+                    claim.id, pending[0].date
+                )
             });
         } else if let Some(a) = pending.first() {
             problems.push(format!(
-                "claim {}: the amendment of {} is in the study file but not in the report: play the study again",
+                "claim {}: the amendment of {} is in the study file but not in the report: read it again (`rebel-zero balance --reread` on its folder) or play the study again",
                 claim.id, a.date
             ));
         }

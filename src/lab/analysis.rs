@@ -42,6 +42,17 @@ pub struct GameStats {
     pub cluster: u64,
 }
 
+impl GameStats {
+    /// Whether the game was stopped by a ply cap rather than ended by its rules: unfinished, so no
+    /// claim reads it as a draw (or as anything else); the reports count such games apart.
+    pub fn unfinished(&self) -> bool {
+        self.winner.is_none() && self.reason == CAP_REASON
+    }
+}
+
+/// The reason recorded for a game stopped at the match's ply cap.
+pub const CAP_REASON: &str = "cap";
+
 /// A stable hash of a sequence of moves.
 fn moves_key(moves: &[String]) -> u64 {
     crate::seed::fnv1a(&moves.join(" "))

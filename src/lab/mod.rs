@@ -16,9 +16,11 @@
 //! - [`sequential`]: group-sequential looks with alpha spending, for claims that run until they decide;
 //! - [`sprt`]: the sequential probability ratio test on game pairs that accepts a change to an agent;
 //! - [`claims`]: claim tests read on each kind of evidence, and the verdicts;
+//! - [`family`]: one multiplicity family across the findings table of several studies;
 //! - [`amendments`]: changes to claims after their games, on the record and enforced;
 //! - [`runner`]: plays what is missing, grows sequential cells, and gathers the results;
 //! - [`verify`]: a finished study's record checked against the code and the evidence it names;
+//! - [`reread`]: a finished study's claims read again from its record, playing nothing;
 //! - [`report`], [`charts`]: report.md, results.json, games.jsonl and SVG charts;
 //! - [`stats`]: Wilson, Newcombe, means, clustered and paired samples, quantiles, Holm.
 
@@ -29,10 +31,12 @@ pub mod charts;
 pub mod claims;
 pub mod compare;
 pub mod decide;
+pub mod family;
 pub mod fingerprint;
 pub mod openings;
 pub mod ratings;
 pub mod report;
+pub mod reread;
 pub mod runner;
 pub mod schedule;
 pub mod sequential;

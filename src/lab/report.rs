@@ -29,14 +29,25 @@ pub fn write_all(out: &Path, finished: &Finished) -> anyhow::Result<()> {
     }
     write_atomic(&out.join("games.jsonl"), &games)?;
     // The copy a committed study keeps (the plain file is too large): written here with the report, so
-    // the two can never come from different runs; gzip's header carries no time, so a rerun that
-    // plays the same games writes the same bytes.
-    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    gzipped.write_all(&games)?;
-    write_atomic(&out.join("games.jsonl.gz"), &gzipped.finish()?)?;
+    // the two can never come from different runs. An existing copy that holds the same games is kept
+    // as it is: another build's deflate may compress the same bytes differently.
+    let zipped = out.join("games.jsonl.gz");
+    if !holds(&zipped, &games) {
+        let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gzipped.write_all(&games)?;
+        write_atomic(&zipped, &gzipped.finish()?)?;
+    }
     let charts = charts::write(out, finished).context("drawing the charts")?;
     write_atomic(&out.join("report.md"), markdown(results, &charts).as_bytes())?;
     Ok(())
+}
+
+/// Whether the gzipped file at `path` holds exactly `bytes`.
+fn holds(path: &Path, bytes: &[u8]) -> bool {
+    use std::io::Read as _;
+    let Ok(file) = std::fs::File::open(path) else { return false };
+    let mut held = Vec::with_capacity(bytes.len());
+    flate2::read::GzDecoder::new(file).read_to_end(&mut held).is_ok() && held == bytes
 }
 
 /// The report as Markdown: each section is written by a function of its own.
@@ -94,6 +105,15 @@ fn reproduce(w: &mut String, r: &StudyResults) {
             ),
         ),
         ("binary", format!("rebel-zero {} built from git `{}` by {}", r.version, r.commit, r.rustc)),
+        (
+            "read again",
+            r.read_again.as_ref().map_or("no: the claims were read by the run that played the games".to_string(), |a| {
+                format!(
+                    "the claims were read again from these games, playing nothing, by `{}` (git `{}`, {})",
+                    a.command, a.commit, a.rustc
+                )
+            }),
+        ),
         ("rules reference", format!("docs/RULES.md, SHA-256 `{}`", r.rules_sha256)),
         ("threads", format!("{} (the games do not depend on it)", r.threads)),
         (
@@ -109,10 +129,16 @@ fn reproduce(w: &mut String, r: &StudyResults) {
         ),
         (
             "verdicts",
-            "from the strongest evidence (exact > network ladder > rollout ladder) not shown wrong by stronger \
-             evidence; p values corrected by Holm's method within each kind of evidence, the family being \
-             this study's claims read on that kind"
-                .to_string(),
+            format!(
+                "from the strongest evidence (exact > network ladder > rollout ladder) not shown wrong by stronger \
+                 evidence; p values corrected by Holm's method within each kind of evidence, the family being {}",
+                if r.claims.iter().any(|c| c.readings.iter().any(|x| x.p_table.is_some())) {
+                    "every reading of the findings table (docs/studies/README.md) on that kind; this study's own \
+                     family is shown beside it"
+                } else {
+                    "this study's claims read on that kind"
+                }
+            ),
         ),
     ];
     for (key, value) in rows {
@@ -305,22 +331,25 @@ fn cell_results(w: &mut String, r: &StudyResults) {
         "\n## Results per variant and skill\n\nScore: win 1, draw ½, with its 95% Wilson interval on the games' effective \
          number (games that repeat or share their opening count once: *independent*). *openings*: distinct openings \
          (a game without one is its own); *by opening*: side 0's score with each opening counted once. Draws are \
-         split into repetition, cap and other (chess: stalemate, fifty moves, material). *first* is the side that \
-         moves first. Lost: pieces each side lost per game. A cell may hold more games than planned where a \
+         split into repetition and other (chess: stalemate, fifty moves, material). *unfinished*: games stopped at \
+         the ply cap, with their share of the cell; this table scores them as draws, but no claim reads them (each \
+         claim is read on the games that ended by the rules, and says how many it left out). *first* is the side \
+         that moves first. Lost: pieces each side lost per game. A cell may hold more games than planned where a \
          sequential claim grew it; each claim reads the games its design allows (see Claims).\n"
     );
     let _ = writeln!(
         w,
-        "| variant | skill | games | distinct | openings | independent | wins side 0 / 1 | draws rep / cap / other | side 0 score | side 0 by opening | side 1 score | first mover score | plies mean ± sd | lost per game 0 / 1 |"
+        "| variant | skill | games | distinct | openings | independent | wins side 0 / 1 | draws rep / other | unfinished | side 0 score | side 0 by opening | side 1 score | first mover score | plies mean ± sd | lost per game 0 / 1 |"
     );
     let _ = writeln!(
         w,
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | ---: | ---: |"
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | ---: | ---: |"
     );
     for c in &r.cells {
+        let unfinished = 100.0 * f64::from(c.draws_cap) / f64::from(c.games.max(1));
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} | {:.0} | {} {} / {} {} | {} / {} / {} | {} {} | {:.1}% | {} {} | {} {} | {:.1} ± {:.1} | {:.2} / {:.2} |",
+            "| {} | {} | {} | {} | {} | {:.0} | {} {} / {} {} | {} / {} | {} ({:.1}%) | {} {} | {:.1}% | {} {} | {} {} | {:.1} ± {:.1} | {:.2} / {:.2} |",
             c.variant,
             c.skill,
             c.games,
@@ -332,8 +361,9 @@ fn cell_results(w: &mut String, r: &StudyResults) {
             c.sides[1],
             c.wins[1],
             c.draws_repetition,
-            c.draws_cap,
             c.draws_other,
+            c.draws_cap,
+            unfinished,
             c.sides[0],
             show(c.score[0]),
             100.0 * c.by_opening[0],
@@ -403,9 +433,13 @@ fn claims(w: &mut String, r: &StudyResults) {
     let _ = writeln!(
         w,
         "\n## Claims\n\nThe verdict comes from the strongest evidence that answered and is not shown wrong by \
-         stronger evidence (exact > network ladder > rollout ladder), after Holm's correction across this study's \
-         claims read on that kind of evidence (the family). A decisive verdict of a ladder's top rung that the rung \
-         below does not share is *not yet stable*. A p value is twice the one-sided level of the rule's own test \
+         stronger evidence (exact > network ladder > rollout ladder), after Holm's correction across the claims read on that kind of evidence (the family: this study's claims, \
+         or, where the studies were read together, every reading of the findings table). A reading whose outcome the \
+         rules or the values fix whatever the data is *not informative* and decides nothing. A decisive verdict is \
+         *not yet stable* where the rung it is compared with reads otherwise (the rung below the top, or, where the \
+         ratings do not separate the two, the next rung down that they separate), or where another ladder's top \
+         rung, rated within the deciding rung's interval or above it, reads otherwise. Games stopped at the ply cap \
+         are unfinished: no claim reads them. A p value is twice the one-sided level of the rule's own test \
          (the test its 95% interval inverts; stagewise for a sequential design), so p < 0.05 exactly when the rule \
          holds. *Games to decide*: the games per cell a fixed design would need for the verdict the data lean to, \
          with power 0.8 at the measured effect, computed from the rule that decides. † marks a reading that is the \
@@ -488,15 +522,25 @@ fn claim_detail(w: &mut String, c: &ClaimResult) {
 
 fn reading_detail(w: &mut String, x: &super::claims::Reading) {
     let p = x.p_value.map_or(String::new(), |p| format!(", p = {p:.3}"));
-    let p_holm = x.p_holm.map_or(String::new(), |p| format!(", p = {p:.3}"));
+    let holm = match (x.p_holm, x.p_table) {
+        (Some(study), Some(table)) => {
+            let within =
+                if x.raw.decisive() && study > super::stats::ALPHA { "inconclusive" } else { x.raw.as_str() };
+            format!(
+                "after Holm within this study: {within}, p = {study:.3}; across the findings table: {}, p = {table:.3}",
+                x.adjusted.as_str()
+            )
+        }
+        (Some(study), None) => format!("after Holm: {}, p = {study:.3}", x.adjusted.as_str()),
+        _ => format!("after Holm: {}", x.adjusted.as_str()),
+    };
     let _ = writeln!(
         w,
-        "- **{}** ({}): {} — {}{p} (after Holm: {}{p_holm})",
+        "- **{}** ({}): {} — {}{p} ({holm})",
         x.kind.as_str(),
         x.rungs,
         x.measurement,
-        x.raw.as_str(),
-        x.adjusted.as_str()
+        x.raw.as_str()
     );
     if let Some(look) = &x.look {
         let _ = writeln!(w, "  - sequential: {look}");
@@ -514,11 +558,15 @@ fn reading_detail(w: &mut String, x: &super::claims::Reading) {
     if !power.is_empty() {
         let _ = writeln!(w, "  - power: {}", power.join("; "));
     }
+    if let Some(rating) = &x.rating {
+        let _ = writeln!(w, "  - rated {:.0} Elo [{:.0}, {:.0}]", rating.elo, rating.low, rating.high);
+    }
     if let Some(below) = &x.below {
         let _ = writeln!(
             w,
-            "  - the rung below ({}): {} — {}",
+            "  - compared with {} ({}): {} — {}",
             below.rung,
+            below.why,
             below.measurement,
             below.raw.as_str()
         );
@@ -588,16 +636,10 @@ pub fn findings(studies: &[(String, StudyResults)]) -> (String, String) {
         "| claim | the source says | verdict | from | the deciding reading | every reading (after Holm) |\n\
          | --- | --- | --- | --- | --- | --- |\n",
     );
-    // A claim several studies read (the quick study's preliminary C1–C3) is shown from the study that
-    // plays the most games a rung.
-    let most = |r: &StudyResults| r.skills.iter().map(|s| s.games).max().unwrap_or(0);
-    let mut rows: Vec<(&str, &ClaimResult, u32)> = studies
-        .iter()
-        .flat_map(|(dir, r)| r.claims.iter().map(move |c| (dir.as_str(), c, most(r))))
+    let rows: Vec<(&str, &ClaimResult)> = super::family::table_rows(studies)
+        .into_iter()
+        .map(|(s, c)| (studies[s].0.as_str(), &studies[s].1.claims[c]))
         .collect();
-    rows.sort_by(|a, b| claim_order(&a.1.id).cmp(&claim_order(&b.1.id)).then(b.2.cmp(&a.2)));
-    rows.dedup_by(|later, kept| later.1.id == kept.1.id);
-    let rows: Vec<(&str, &ClaimResult)> = rows.into_iter().map(|(dir, c, _)| (dir, c)).collect();
     for (dir, c) in rows {
         let own = if c.lab_reading.is_some() { " †" } else { "" };
         let from = c.evidence.map_or("–", |k| k.as_str());
@@ -698,11 +740,4 @@ fn anchor(c: &ClaimResult) -> String {
             _ => None,
         })
         .collect()
-}
-
-/// CLAIMS.md's claims first, C1 < C2 < … < C16 with letters after their number (C6 < C6-4 < C8 <
-/// C8b), then the lab's own (V1, …) in the same way.
-fn claim_order(id: &str) -> (bool, u32, String) {
-    let digits: String = id.chars().skip(1).take_while(|c| c.is_ascii_digit()).collect();
-    (!id.starts_with('C'), digits.parse().unwrap_or(u32::MAX), id.to_string())
 }

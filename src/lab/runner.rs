@@ -94,6 +94,18 @@ pub struct StudyResults {
     pub claims: Vec<ClaimResult>,
     /// Cells played by this invocation (the others were loaded from an earlier one).
     pub played: Vec<String>,
+    /// Set where the claims were read again from this record by a later binary ([`super::reread`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_again: Option<ReadAgain>,
+}
+
+/// What read a study's claims again from its record ([`super::reread`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReadAgain {
+    /// The command that read it again, and the commit and compiler of the binary.
+    pub command: String,
+    pub commit: String,
+    pub rustc: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -234,8 +246,16 @@ pub fn run_study(
         progress.note("judging the rungs' games against the tablebase");
         let judged = judge_rungs(study, &done);
         let seconds = clock.elapsed().as_secs_f64();
-        let mut results =
-            gather(study, &done, &books, solver.clone(), judged, options, played.clone(), seconds);
+        let mut results = gather(
+            study,
+            &done,
+            book_infos(&books),
+            solver.clone(),
+            judged,
+            options,
+            played.clone(),
+            seconds,
+        );
         let mut grew = false;
         for (id, games) in results.claims.iter().flat_map(ClaimResult::growth) {
             let entry = wanted.entry(id).or_default();
@@ -446,11 +466,16 @@ fn reads_levels(study: &LoadedStudy, v: usize) -> bool {
     })
 }
 
+/// The books as the report shows them (variants that open from the start have none).
+fn book_infos(books: &[Book]) -> Vec<BookInfo> {
+    books.iter().filter(|b| b.plies > 0).map(BookInfo::of).collect()
+}
+
 #[allow(clippy::too_many_arguments)]
-fn gather(
+pub(super) fn gather(
     study: &LoadedStudy,
     cells: &[CellResult],
-    books: &[Book],
+    books: Vec<BookInfo>,
     solver: Vec<SolverResult>,
     judged: Vec<(u32, u32)>,
     options: &RunOptions,
@@ -475,7 +500,7 @@ fn gather(
         seed: s.seed,
         min_games: s.min_games,
         opening: s.opening.plies,
-        books: books.iter().filter(|b| b.plies > 0).map(BookInfo::of).collect(),
+        books,
         version: env!("CARGO_PKG_VERSION").to_string(),
         commit: env!("REBEL_ZERO_COMMIT").to_string(),
         rustc: env!("REBEL_ZERO_RUSTC").to_string(),
@@ -493,6 +518,7 @@ fn gather(
         pairs: pairs.iter().zip(&pair_results).map(|(c, p)| pair_info(study, c, p)).collect(),
         claims,
         played,
+        read_again: None,
     }
 }
 

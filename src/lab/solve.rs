@@ -34,7 +34,7 @@ pub fn solve_start(variant: &str, game: &AnyGame, budget: u32, seed: u64) -> Sol
         SolverResult {
             variant: variant.to_string(),
             spec: g.spec().to_string(),
-            method: "mcts-solver".to_string(),
+            method: super::store::MCTS_SOLVER.to_string(),
             budget,
             simulations: report.simulations,
             proven,

@@ -109,8 +109,11 @@ impl<'de> Deserialize<'de> for Proven {
     }
 }
 
+/// The method of a value searched by the MCTS-solver (a table's names its file).
+pub const MCTS_SOLVER: &str = "mcts-solver";
+
 fn mcts_solver() -> String {
-    "mcts-solver".to_string()
+    MCTS_SOLVER.to_string()
 }
 
 impl SolverResult {

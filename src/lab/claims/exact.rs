@@ -69,6 +69,10 @@ impl Evidence<'_> {
         }
         let ms: Vec<Measured> = measures.iter().map(|m| self.exact_measure(m)).collect::<Option<_>>()?;
         let t = level_test(test, &ms, &Plan { games: 1.0 });
+        if let Some(why) = fixed_by_the_values(test, &ms) {
+            let text = format!("{}; not informative: {why}", t.text);
+            return Some(exact_reading("best play".to_string(), text, Verdict::NotInformative));
+        }
         let holds = |side| (t.rule)(side, 1.96);
         let raw = if holds(super::Side::Support) {
             Verdict::Supported
@@ -134,6 +138,25 @@ impl Evidence<'_> {
             unit,
         })
     }
+}
+
+/// Why a test read on exact values could not come out the other way, if it could not: a comparison
+/// of two values that best play fixes alike. An exact score is 0, ½ or 1, so two equal ones say only
+/// that the rule did not change who wins with best play; the difference between them is 0 by
+/// construction, whatever the rule does to the balance between players who err, and "equal",
+/// "different" or "closer to 50%" read on it would hold or fail whatever the claim means.
+pub(super) fn fixed_by_the_values(test: &ClaimTest, ms: &[Measured]) -> Option<String> {
+    if !matches!(test, ClaimTest::Compare { .. } | ClaimTest::CloserToHalf { .. }) || ms.len() != 2 {
+        return None;
+    }
+    let (Spread::Exact(a), Spread::Exact(b)) = (&ms[0].spread, &ms[1].spread) else { return None };
+    (a == b).then(|| {
+        format!(
+            "both values are certain and equal ({}), so their difference is 0 by construction: the comparison \
+             only says best play's result is the same under both rules, not how much the rule moves the balance",
+            ms[0].unit.show(*a)
+        )
+    })
 }
 
 /// What a side scores when `winner` wins (`None`: a draw).
@@ -249,6 +272,9 @@ fn exact_reading(rungs: String, measurement: String, raw: Verdict) -> Reading {
         detectable: None,
         look: None,
         below: None,
+        rating: None,
+        unfinished: None,
+        p_table: None,
         next: Vec::new(),
     }
 }

@@ -28,6 +28,7 @@ pub use trend::pair_units;
 use serde::{Deserialize, Serialize};
 
 use super::decide::{Side, Strength, games_to_decide, power_quantile};
+use super::ratings::{Rating, difference};
 use super::schedule::cell_id;
 use super::sequential::{Design, follow};
 use super::stats::{ALPHA, holm, normal_quantile};
@@ -46,6 +47,10 @@ pub enum Verdict {
     InsufficientData,
     /// The top rung's decisive verdict is not the rung below's.
     NotYetStable,
+    /// The rules or the values fix the reading's outcome whatever the data (both sides certain, a
+    /// difference that is 0 by construction): it can not come out the other way, so it decides
+    /// nothing and the next evidence decides.
+    NotInformative,
 }
 
 impl Verdict {
@@ -57,6 +62,7 @@ impl Verdict {
             Verdict::Underpowered => "underpowered",
             Verdict::InsufficientData => "insufficient data",
             Verdict::NotYetStable => "not yet stable",
+            Verdict::NotInformative => "not informative",
         }
     }
 
@@ -105,9 +111,20 @@ pub struct Reading {
     /// Where a sequential reading stopped.
     #[serde(default)]
     pub look: Option<String>,
-    /// The same test on the rung below the top.
+    /// The same test on the rung below the top (the next one down that is separated from it in
+    /// rating, where the rungs are rated).
     #[serde(default)]
     pub below: Option<Below>,
+    /// The largest share of games stopped at the ply cap in the cells it read (they are left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfinished: Option<f64>,
+    /// The measured rating of the rung read (the top one), where the rungs are rated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<Rating>,
+    /// The p value Holm's correction gives this reading across every reading of the findings table
+    /// on the same kind of evidence (set where the studies are read together: `balance --reread`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p_table: Option<f64>,
     /// Cells a sequential reading needs grown for its next look (cell id, games).
     #[serde(skip)]
     pub next: Vec<(String, u32)>,
@@ -119,6 +136,10 @@ pub struct Below {
     pub rung: String,
     pub measurement: String,
     pub raw: Verdict,
+    /// Why this rung is the one compared: the rung below, or the next one down that the ratings
+    /// separate from the top.
+    #[serde(default)]
+    pub why: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -361,6 +382,13 @@ fn ladder_reading(
         })?,
     };
     reading.weak = if at_top { evidence.weakness(top, test) } else { None };
+    reading.rating = evidence.ratings.map(|r| r[top]);
+    let unfinished = measures
+        .iter()
+        .zip(rungs.iter().cycle())
+        .map(|(m, &r)| evidence.unfinished_share(m, r, evidence.planned(r) as usize))
+        .fold(0.0, f64::max);
+    reading.unfinished = (unfinished > 0.0).then_some(unfinished);
     if at_top && !every {
         reading.below = below_reading(evidence, ladder, test, &measures);
     }
@@ -386,25 +414,70 @@ fn grow_cells(
         .collect()
 }
 
-/// The test on the rung below the top of `ladder`, at its planned games.
+/// The rung a decisive verdict of `ladder`'s top rung is compared with, and why: the rung below, or,
+/// where the ratings do not separate the two (their difference's interval holds 0), the next rung down
+/// that they separate. A ladder with no such rung shows no step of skill to be stable across (`false`).
+fn compared_rung(evidence: &Evidence, ladder: &Ladder) -> Option<(usize, String, bool)> {
+    let mut rungs = ladder.rungs.iter().rev();
+    let top = *rungs.next()?;
+    let below = *rungs.clone().next()?;
+    let labels = &evidence.study.labels;
+    let Some(ratings) = evidence.ratings else {
+        return Some((below, "the rung below (the rungs are not rated)".to_string(), true));
+    };
+    let gap = |r: usize| difference(ratings[r], ratings[top]);
+    let separated = |r: &usize| {
+        let (_, low, high) = gap(*r);
+        low > 0.0 || high < 0.0
+    };
+    let (d, low, high) = gap(below);
+    if separated(&below) {
+        return Some((
+            below,
+            format!("the rung below, {d:+.0} Elo [{low:+.0}, {high:+.0}] under the top"),
+            true,
+        ));
+    }
+    let unseparated = format!(
+        "{} is not separated from {} in rating ({d:+.0} Elo [{low:+.0}, {high:+.0}])",
+        labels[below], labels[top]
+    );
+    match rungs.copied().find(separated) {
+        Some(r) => {
+            let (d, low, high) = gap(r);
+            Some((
+                r,
+                format!("{unseparated}, so the next rung down that is: {d:+.0} Elo [{low:+.0}, {high:+.0}]"),
+                true,
+            ))
+        }
+        None => Some((
+            below,
+            format!("{unseparated}, and no rung below it is: the ladder shows no step of skill"),
+            false,
+        )),
+    }
+}
+
+/// The test on the rung a decisive top-rung verdict of `ladder` is compared with ([`compared_rung`]),
+/// at its planned games.
 fn below_reading(
     evidence: &Evidence,
     ladder: &Ladder,
     test: &ClaimTest,
     measures: &[&Measure],
 ) -> Option<Below> {
-    let below = *ladder.rungs.iter().rev().nth(1)?;
+    let (below, why, step) = compared_rung(evidence, ladder)?;
     let ms: Vec<Measured> = measures
         .iter()
         .map(|m| evidence.measure(m, below, evidence.planned(below) as usize))
         .collect::<Option<_>>()?;
     let plan = Plan { games: evidence.planned(below) };
     let t = level_test(test, &ms, &plan);
-    Some(Below {
-        rung: evidence.study.labels[below].clone(),
-        measurement: t.text.clone(),
-        raw: gate(decide_fixed(&t).raw, &t),
-    })
+    let raw = gate(decide_fixed(&t).raw, &t);
+    // No rung separated from the top: the verdict cannot be shown stable, whatever that rung reads.
+    let raw = if step { raw } else { Verdict::NotYetStable };
+    Some(Below { rung: evidence.study.labels[below].clone(), measurement: t.text.clone(), raw, why })
 }
 
 /// A reading with a single look.
@@ -429,6 +502,9 @@ fn fixed_reading(kind: EvidenceKind, rungs: String, test: &Test) -> Reading {
         detectable,
         look: None,
         below: None,
+        rating: None,
+        unfinished: None,
+        p_table: None,
         next: Vec::new(),
     }
 }
@@ -512,6 +588,9 @@ fn sequential_reading(
             stop.z
         )),
         below: None,
+        rating: None,
+        unfinished: None,
+        p_table: None,
         next: if stop.crossed || last { Vec::new() } else { next.clone() },
     })
 }
@@ -530,8 +609,6 @@ fn trend_reading(evidence: &Evidence, claim: &Claim, design: Option<&Design>) ->
         rungs.iter().map(|&r| evidence.study.labels[r].as_str()).collect::<Vec<_>>().join(", ")
     );
     let seed = evidence.study.study.seed ^ fnv1a(&claim.id);
-    let planned_last = design.map_or(1.0, |d| *d.looks.last().expect("a look"));
-    let planned = rungs.iter().map(|&r| evidence.planned(r)).fold(f64::INFINITY, f64::min) * planned_last;
     let at = |multiple: f64| {
         let games = |r: usize| (evidence.planned(r) * multiple).round() as usize;
         if rungs
@@ -546,13 +623,13 @@ fn trend_reading(evidence: &Evidence, claim: &Claim, design: Option<&Design>) ->
         let Some(slope) = at(1.0) else {
             return Some(no_slope(kind, labels));
         };
-        let test = rules::trend(&slope.spread, slope.text.clone(), *direction, *margin, slope.games, planned);
+        let test = rules::trend(&slope.spread, slope.text.clone(), *direction, *margin, slope.games);
         return Some(fixed_reading(kind, labels, &test));
     };
     let variant = measure.resolved().variant;
     sequential_reading(kind, labels.clone(), design, &|k| {
         let slope = at(design.looks[k])?;
-        let test = rules::trend(&slope.spread, slope.text.clone(), *direction, *margin, slope.games, planned);
+        let test = rules::trend(&slope.spread, slope.text.clone(), *direction, *margin, slope.games);
         let next = design.looks.get(k + 1).map_or(Vec::new(), |next| {
             let own = rungs.iter().map(|&r| {
                 (
@@ -589,13 +666,23 @@ fn no_slope(kind: EvidenceKind, rungs: String) -> Reading {
         detectable: None,
         look: None,
         below: None,
+        rating: None,
+        unfinished: None,
+        p_table: None,
         next: Vec::new(),
     }
+}
+
+/// The claim's verdict and note read again from its readings, after their adjusted verdicts changed
+/// (a wider multiplicity family, [`super::family`]).
+pub fn reread_verdict(result: &mut ClaimResult) {
+    headline(result);
 }
 
 /// The claim's verdict from its strongest reading that is not weak, and a note where readings
 /// disagree, where only weak evidence answered, or where the top two rungs differ.
 fn headline(result: &mut ClaimResult) {
+    result.note = None;
     // An exact reading without a proof (no table, the solver's budget spent) is no evidence at all.
     let strongest = result
         .readings
@@ -613,16 +700,36 @@ fn headline(result: &mut ClaimResult) {
     result.verdict = best.adjusted;
     result.evidence = Some(best.kind);
     let mut notes = Vec::new();
+    if let Some(exact) = result.readings.iter().find(|r| r.raw == Verdict::NotInformative) {
+        notes.push(format!(
+            "the exact reading ({}) is not informative, so the {} decides",
+            exact.rungs,
+            best.kind.as_str()
+        ));
+    }
     if let Some(below) = best.below.as_ref().filter(|b| best.adjusted.decisive() && b.raw != best.raw) {
         result.verdict = Verdict::NotYetStable;
         notes.push(format!(
-            "the top rung ({}) says {}, the rung below ({}) {}: {}",
+            "not yet stable (rule: the rung compared with the top reads otherwise): the top rung ({}) says {}, {} ({}) {}: {}",
             best.rungs,
             best.adjusted.as_str(),
             below.rung,
+            below.why,
             below.raw.as_str(),
             below.measurement
         ));
+    }
+    if let Some(share) = best.unfinished.filter(|&share| share > UNFINISHED_NOTED) {
+        notes.push(format!(
+            "{:.0}% of the games of a cell it reads were stopped at the ply cap and left out: the verdict holds for the games that finished",
+            100.0 * share
+        ));
+    }
+    if let Some(other) =
+        best.adjusted.decisive().then(|| other_ladder_against(&result.readings, best)).flatten()
+    {
+        result.verdict = Verdict::NotYetStable;
+        notes.push(other);
     }
     let disagreeing: Vec<String> = result
         .readings
@@ -635,6 +742,37 @@ fn headline(result: &mut ClaimResult) {
         notes.push(format!("other evidence {word}: {}", disagreeing.join("; ")));
     }
     result.note = (!notes.is_empty()).then(|| notes.join("; "));
+}
+
+/// A deciding reading whose cells hold more unfinished games than this says so in the claim's note.
+const UNFINISHED_NOTED: f64 = 0.05;
+
+/// The stability rule across ladders: the top rung of another ladder, rated within the deciding
+/// rung's interval or above it, whose reading is decisive the other way (none where the rungs are not
+/// rated, or that ladder is shown wrong by stronger evidence).
+fn other_ladder_against(readings: &[Reading], best: &Reading) -> Option<String> {
+    let rating = best.rating?;
+    readings
+        .iter()
+        .filter(|r| r.kind != best.kind && r.kind != EvidenceKind::Exact && r.weak.is_none())
+        .filter(|r| r.raw.decisive() && r.raw != best.raw)
+        .find_map(|r| {
+            let theirs = r.rating.filter(|theirs| theirs.elo >= rating.low)?;
+            Some(format!(
+                "not yet stable (rule: another ladder's top rung, rated within the deciding rung's interval or above it, reads otherwise): {} ({:.0} Elo [{:.0}, {:.0}]) says {}, {} ({:.0} Elo [{:.0}, {:.0}]) says {}: {}",
+                best.rungs,
+                rating.elo,
+                rating.low,
+                rating.high,
+                best.adjusted.as_str(),
+                r.rungs,
+                theirs.elo,
+                theirs.low,
+                theirs.high,
+                r.raw.as_str(),
+                r.measurement
+            ))
+        })
 }
 
 /// The test in words and its decision rule, from the same code that applies it ([`rules`]).

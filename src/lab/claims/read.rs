@@ -66,15 +66,34 @@ impl Unit {
 }
 
 impl Evidence<'_> {
+    /// The share of the first `games` games of rung `skill`'s cell on measure `m`'s variant that were
+    /// stopped at the ply cap (unfinished, left out of every reading).
+    pub fn unfinished_share(&self, m: &Measure, skill: usize, games: usize) -> f64 {
+        let Some(all) = self.games(m.resolved().variant, skill) else { return 0.0 };
+        let all = &all[..games.min(all.len())];
+        all.iter().filter(|g| g.unfinished()).count() as f64 / all.len().max(1) as f64
+    }
+
     /// Measure `m` on rung `skill`, over the first `games` games of its cell; `None` when the cell is
     /// not there.
     pub fn measure(&self, m: &Measure, skill: usize, games: usize) -> Option<Measured> {
         let r = m.resolved();
         let all = self.games(r.variant, skill)?;
         let all = &all[..games.min(all.len())];
-        let subset: Vec<GameStats> =
-            all.iter().filter(|g| r.given.as_ref().is_none_or(|f| matches(g, f))).cloned().collect();
+        // Games stopped at the ply cap are unfinished: read on the games that ended by the rules.
+        let finished: Vec<&GameStats> = all.iter().filter(|g| !g.unfinished()).collect();
+        let subset: Vec<GameStats> = finished
+            .iter()
+            .filter(|g| r.given.as_ref().is_none_or(|f| matches(g, f)))
+            .map(|&g| g.clone())
+            .collect();
+        let unfinished = all.len() - finished.len();
         let at = format!("{}@{}", m.variant, self.study.labels[skill]);
+        let left_out = if unfinished > 0 {
+            format!("; {unfinished} of {} games unfinished at the ply cap, left out", all.len())
+        } else {
+            String::new()
+        };
         let given = if m.given.is_some() {
             format!(" given {}", filter_words(m.given.as_ref()))
         } else {
@@ -121,7 +140,7 @@ impl Evidence<'_> {
         };
         Some(Measured {
             spread,
-            text,
+            text: text + &left_out,
             games: all.len() as f64,
             qualifying: n,
             conditional: m.given.is_some(),

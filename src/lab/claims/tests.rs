@@ -8,6 +8,7 @@ use super::rules::Plan;
 use super::*;
 use crate::lab::analysis::GameStats;
 use crate::lab::decide::Spread;
+use crate::lab::family::correct_across;
 use crate::lab::ratings::Rating;
 use crate::lab::store::SolverResult;
 use crate::lab::study::{Direction, LoadedStudy, Op, Study, TrendDirection};
@@ -124,22 +125,33 @@ fn closer_to_half_inverts_its_rule() {
     assert_eq!(read(&rules::closer(&share(240.0, 400.0), &share(140.0, 400.0))).0, Verdict::Inconclusive);
 }
 
-/// A slope is a z test: +2.0 ± se 0.8 rises at z = 2.5, p = 0.012 419; flat within ± 1 when it is 0.1
-/// ± 0.2.
+/// A slope is a z test against the definition's margin: +2.0 ± se 0.8 rises above 0 at z = 2.5, p =
+/// 0.012 419.
 #[test]
 fn slopes_are_z_tests() {
     let rising = Spread::Normal { estimate: 2.0, se: 0.8 };
-    let (verdict, p) = read(&rules::trend(&rising, String::new(), TrendDirection::Rises, 1.0, 400.0, 400.0));
+    let (verdict, p) = read(&rules::trend(&rising, String::new(), TrendDirection::Rises, 0.0, 400.0));
     assert_eq!(verdict, Verdict::Supported);
     close(p, 0.012_419_330);
     assert_eq!(
-        read(&rules::trend(&rising, String::new(), TrendDirection::Falls, 1.0, 400.0, 400.0)).0,
+        read(&rules::trend(&rising, String::new(), TrendDirection::Falls, 0.0, 400.0)).0,
         Verdict::Contradicted
     );
-    let flat = Spread::Normal { estimate: 0.1, se: 0.2 };
+    // With the definition's margin of 1 point per 100 Elo the bound moves to it: +2.0 ± 0.8 rises by
+    // more than 1 only at z = 1.25, so it decides nothing; a slope of −0.1 ± 0.2 has not fallen by 1.
     assert_eq!(
-        read(&rules::trend(&flat, String::new(), TrendDirection::Falls, 1.0, 400.0, 400.0)).0,
+        read(&rules::trend(&rising, String::new(), TrendDirection::Rises, 1.0, 400.0)).0,
+        Verdict::Inconclusive
+    );
+    let flat = Spread::Normal { estimate: -0.1, se: 0.2 };
+    assert_eq!(
+        read(&rules::trend(&flat, String::new(), TrendDirection::Falls, 1.0, 400.0)).0,
         Verdict::Contradicted
+    );
+    let falling = Spread::Normal { estimate: -2.0, se: 0.4 };
+    assert_eq!(
+        read(&rules::trend(&falling, String::new(), TrendDirection::Falls, 1.0, 400.0)).0,
+        Verdict::Supported
     );
 }
 
@@ -162,7 +174,7 @@ fn games_to_decide_follow_the_rule() {
 fn game(n: usize, winner: Option<usize>, plies: u32, lost: [u32; 2]) -> GameStats {
     GameStats {
         winner,
-        reason: if winner.is_some() { "captures" } else { "cap" }.to_string(),
+        reason: if winner.is_some() { "captures" } else { "repetition" }.to_string(),
         plies,
         first: 0,
         lost,
@@ -308,28 +320,32 @@ fn c16_reaches_every_verdict_with_enough_games_and_says_underpowered_without() {
     assert_eq!(verdict(&small, &[cell(140), cell(140)]), Verdict::Underpowered);
 }
 
-/// C12: the Russians' score falls toward ½ as measured skill rises, read over every rated rung.
+/// C12: the Russians' score falls toward ½ as measured skill rises, by more than the definition's 1
+/// point per 100 Elo, read over every rated rung.
 #[test]
 fn c12_reaches_every_verdict() {
     let claim = "[[claims]]\nid = \"C12\"\nquote = \"q\"\ntest = { kind = \"trend\", measure = { variant = \"a\", side = \"general\" }, direction = \"falls\", toward_half = true, margin = 1.0 }\n";
-    let ladder = [("mcts:sims=8", 1000), ("mcts:sims=16", 1000), ("mcts:sims=32", 1000)];
+    let ladder: Vec<(String, u32)> = (0..5).map(|k| (format!("mcts:sims={}", 8 << k), 1000)).collect();
+    let ladder: Vec<(&str, u32)> = ladder.iter().map(|(a, g)| (a.as_str(), *g)).collect();
     let s = study(&["a"], &ladder, claim);
-    let ratings = [0.0, 300.0, 600.0].map(|elo| Rating { elo, low: elo - 20.0, high: elo + 20.0 });
-    let run = |s: &LoadedStudy, shares: [usize; 3], n: usize| {
-        let rungs = vec![shares.iter().map(|&w| games(n, [w, n - w], 40, [0, 0])).collect::<Vec<_>>()];
-        let mut fixture = Fixture::new(s, &rungs);
+    let ratings =
+        [0.0, 300.0, 600.0, 900.0, 1200.0].map(|elo| Rating { elo, low: elo - 20.0, high: elo + 20.0 });
+    let run = |shares: [usize; 5]| {
+        let rungs = vec![shares.iter().map(|&w| games(1000, [w, 1000 - w], 40, [0, 0])).collect::<Vec<_>>()];
+        let mut fixture = Fixture::new(&s, &rungs);
         fixture.ratings = Some(&ratings);
         let result = fixture.judge().remove(0);
         assert!(result.readings[0].measurement.contains("lack of fit"), "{:?}", result.readings[0]);
         result.readings[0].raw
     };
-    assert_eq!(run(&s, [800, 650, 520], 1000), Verdict::Supported, "70% → 65% → 52%");
-    assert_eq!(run(&s, [520, 650, 800], 1000), Verdict::Contradicted, "away from ½");
-    assert_eq!(run(&s, [600, 600, 600], 1000), Verdict::Contradicted, "flat within the margin");
-    assert_eq!(run(&s, [620, 600, 590], 1000), Verdict::Inconclusive, "a slight fall, not told from flat");
-    let few = study(&["a"], &[("mcts:sims=8", 40), ("mcts:sims=16", 40), ("mcts:sims=32", 40)], claim);
-    assert_eq!(run(&few, [24, 23, 22], 40), Verdict::Underpowered, "40 games cannot tell flat from falling");
-    assert_eq!(run(&few, [32, 26, 21], 40), Verdict::Supported, "a fall the data did show stands");
+    assert_eq!(run([850, 750, 650, 570, 510]), Verdict::Supported, "85% → 51%: 2.8 points per 100 Elo");
+    assert_eq!(run([510, 570, 650, 750, 850]), Verdict::Contradicted, "away from ½");
+    assert_eq!(run([600; 5]), Verdict::Contradicted, "flat: not the fall of 1 point per 100 Elo defined");
+    assert_eq!(
+        run([660, 630, 600, 570, 540]),
+        Verdict::Inconclusive,
+        "a fall of 1 per 100 Elo, on the margin"
+    );
 }
 
 /// A trend reads every rated rung of every ladder on one scale, and the ratings' own uncertainty
@@ -339,14 +355,17 @@ fn trends_read_one_scale_and_carry_the_ratings_uncertainty() {
     let claim = "[[claims]]\nid = \"T\"\nquote = \"q\"\ntest = { kind = \"trend\", measure = { variant = \"a\", side = \"general\" }, direction = \"falls\", margin = 0.0 }\n";
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/checkpoints/sixteen-rebels");
     let net = format!("net:path={path},sims=8");
-    let s = study(&["a"], &[("mcts:sims=8", 400), ("mcts:sims=16", 400), (&net, 400)], claim);
+    let ladder = [("mcts:sims=8", 400), ("mcts:sims=16", 400), ("mcts:sims=32", 400), (net.as_str(), 400)];
+    let s = study(&["a"], &ladder, claim);
     let stats = vec![vec![
         games(400, [300, 100], 40, [0, 0]),
-        games(400, [260, 140], 40, [0, 0]),
+        games(400, [280, 120], 40, [0, 0]),
+        games(400, [248, 152], 40, [0, 0]),
         games(400, [200, 200], 40, [0, 0]),
     ]];
     let judge = |spread: f64| {
-        let ratings = [0.0, 100.0, 200.0].map(|elo| Rating { elo, low: elo - spread, high: elo + spread });
+        let ratings =
+            [0.0, 100.0, 200.0, 300.0].map(|elo| Rating { elo, low: elo - spread, high: elo + spread });
         let mut fixture = Fixture::new(&s, &stats);
         fixture.ratings = Some(&ratings);
         fixture.judge().remove(0)
@@ -354,11 +373,11 @@ fn trends_read_one_scale_and_carry_the_ratings_uncertainty() {
     let sure = judge(1.0);
     assert_eq!(sure.readings.len(), 1, "one reading over both ladders");
     assert!(
-        sure.readings[0].rungs.contains("r0") && sure.readings[0].rungs.contains("r2"),
+        sure.readings[0].rungs.contains("r0") && sure.readings[0].rungs.contains("r3"),
         "{}",
         sure.readings[0].rungs
     );
-    assert_eq!(sure.readings[0].raw, Verdict::Supported);
+    assert_eq!(sure.readings[0].raw, Verdict::Supported, "{:?}", sure.readings[0]);
     assert!(!judge(150.0).readings[0].raw.decisive());
 }
 
@@ -478,16 +497,29 @@ fn an_exact_value_outranks_the_ladders() {
 
     let c8 = "[solver]\nsimulations = 10\n[[claims]]\nid = \"C8\"\nquote = \"q\"\ntest = { kind = \"compare\", a = { variant = \"a\", side = \"general\" }, b = { variant = \"b\", side = \"general\" }, direction = \"equal\", margin = 0.05 }\n";
     let s = study(&["a", "b"], &[("mcts:sims=8", 400)], c8);
-    let stats = [vec![games(400, [10, 390], 40, [0, 0])], vec![games(400, [40, 360], 40, [0, 0])]];
+    let stats = [vec![games(400, [10, 390], 40, [0, 0])], vec![games(400, [80, 320], 40, [0, 0])]];
     let mut fixture = Fixture::new(&s, &stats);
+    // Both starts forced Rebel wins: the General scores 0 with and without, whatever the apex does.
     let solved = [proof("a", "rebels", 40), proof("b", "rebels", 32)];
     fixture.solver = &solved;
     let result = fixture.judge().remove(0);
+    assert_eq!(result.readings[0].raw, Verdict::NotInformative, "{:?}", result.readings[0]);
+    assert!(
+        result.readings[0].measurement.contains("0 by construction"),
+        "{}",
+        result.readings[0].measurement
+    );
     assert_eq!(
         (result.verdict, result.evidence),
-        (Verdict::Supported, Some(EvidenceKind::Exact)),
-        "{result:?}"
+        (Verdict::Contradicted, Some(EvidenceKind::Rollout)),
+        "the ladder decides: 2.5% against 20% is not within 5 points: {result:?}"
     );
+    assert!(result.note.as_deref().is_some_and(|n| n.contains("not informative")), "{:?}", result.note);
+    // Best play that differs is informative: the apex turns a Rebel win into a General win.
+    let solved = [proof("a", "general", 40), proof("b", "rebels", 32)];
+    fixture.solver = &solved;
+    let result = fixture.judge().remove(0);
+    assert_eq!((result.verdict, result.evidence), (Verdict::Contradicted, Some(EvidenceKind::Exact)));
 }
 
 /// C6 and C7 read the tables: the value on the best-play line once the Rebels have lost two, and the
@@ -595,4 +627,102 @@ fn a_sequential_claim_keeps_its_type_i_error() {
     assert!(naive_errors as f64 / studies as f64 > rate, "naive {naive_errors}, sequential {errors}");
     let power = (0..200).filter(|_| simulate(&mut rng, 0.56).0).count();
     assert!(power > 150, "power {power} of 200");
+}
+
+/// Stability, rule one: where the ratings do not separate the top rung from the rung below, the
+/// verdict is compared with the next rung down that they separate.
+#[test]
+fn a_verdict_is_compared_with_the_next_rung_separated_in_rating() {
+    let claim = "[[claims]]\nid = \"C9\"\nquote = \"q\"\ntest = { kind = \"near\", measure = { variant = \"a\", side = \"rebels\" }, target = 0.5, margin = 0.2 }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 400), ("mcts:sims=16", 400), ("mcts:sims=32", 400)], claim);
+    let stats = [vec![
+        games(400, [40, 360], 40, [0, 0]),
+        games(400, [190, 210], 40, [0, 0]),
+        games(400, [200, 200], 40, [0, 0]),
+    ]];
+    let judge = |elos: [f64; 3]| {
+        let ratings = elos.map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 });
+        let mut fixture = Fixture::new(&s, &stats);
+        fixture.ratings = Some(&ratings);
+        fixture.judge().remove(0)
+    };
+    let separated = judge([0.0, 200.0, 400.0]);
+    assert_eq!(separated.verdict, Verdict::Supported, "{separated:?}");
+    let close = judge([0.0, 380.0, 400.0]);
+    assert_eq!(close.readings[0].raw, Verdict::Supported);
+    assert_eq!(close.readings[0].below.as_ref().map(|b| b.rung.as_str()), Some("r0"));
+    assert_eq!(close.verdict, Verdict::NotYetStable, "{close:?}");
+    let note = close.note.unwrap_or_default();
+    assert!(note.contains("not separated") && note.contains("next rung down"), "{note}");
+    // No rung below the top is separated from it: no step of skill to be stable across.
+    let flat = judge([390.0, 380.0, 400.0]);
+    assert_eq!(flat.verdict, Verdict::NotYetStable, "{flat:?}");
+    assert!(flat.note.unwrap_or_default().contains("no step of skill"));
+}
+
+/// Stability, rule two: another ladder's top rung, rated within the deciding rung's interval or
+/// above it, that reads the other way leaves the verdict not yet stable; one rated below does not.
+#[test]
+fn another_ladder_rated_as_high_that_reads_otherwise_unsettles_a_verdict() {
+    let claim = "[[claims]]\nid = \"C16c\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }\n";
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/checkpoints/sixteen-rebels");
+    let s = study(&["a"], &[("mcts:sims=8", 400), (&format!("net:path={path},sims=8"), 400)], claim);
+    let stats = [vec![games(400, [320, 80], 40, [0, 0]), games(400, [80, 320], 40, [0, 0])]];
+    let judge = |rollout: f64| {
+        let ratings = [rollout, 0.0].map(|elo| Rating { elo, low: elo - 50.0, high: elo + 50.0 });
+        let mut fixture = Fixture::new(&s, &stats);
+        fixture.ratings = Some(&ratings);
+        fixture.judge().remove(0)
+    };
+    let below = judge(-300.0);
+    assert_eq!((below.verdict, below.evidence), (Verdict::Supported, Some(EvidenceKind::Network)));
+    let level = judge(-20.0);
+    assert_eq!(level.verdict, Verdict::NotYetStable, "{level:?}");
+    assert!(level.note.unwrap_or_default().contains("another ladder's top rung"));
+}
+
+/// One family across studies: two claims that each hold at p ≈ 0.03 in their own study hold in
+/// neither once Holm's correction runs across both (the findings table's family).
+#[test]
+fn one_family_across_studies_corrects_what_each_study_alone_does_not() {
+    let claim = |id: &str| {
+        format!(
+            "[[claims]]\nid = \"{id}\"\nquote = \"q\"\ntest = {{ kind = \"threshold\", measure = {{ variant = \"a\", side = \"general\" }}, op = \"at_least\", value = 0.5 }}\n"
+        )
+    };
+    let first = study(&["a"], &[("mcts:sims=8", 400)], &claim("X"));
+    let second = study(&["a"], &[("mcts:sims=8", 400)], &claim("Y"));
+    let stats = [vec![games(400, [222, 178], 40, [0, 0])]];
+    let mut x = Fixture::new(&first, &stats).judge().remove(0);
+    let mut y = Fixture::new(&second, &stats).judge().remove(0);
+    for alone in [&x, &y] {
+        assert_eq!(alone.verdict, Verdict::Supported, "{alone:?}");
+        assert_eq!(alone.readings[0].p_holm, alone.readings[0].p_value, "a family of one");
+    }
+    let p = x.readings[0].p_value.unwrap();
+    correct_across(&mut [&mut x, &mut y]);
+    for together in [&x, &y] {
+        let reading = &together.readings[0];
+        assert_eq!(reading.p_table, Some((2.0 * p).min(1.0)), "{reading:?}");
+        assert_eq!(reading.p_holm, Some(p), "the study's own family is kept beside it");
+        assert_eq!(together.verdict, Verdict::Inconclusive);
+    }
+}
+
+/// A game stopped at the ply cap is unfinished: a draw rate is read on the games that ended by the
+/// rules, and the reading says how many it left out. Counted as draws, the caps would make the two
+/// variants' draw rates differ (50% against 33%); they do not.
+#[test]
+fn games_stopped_at_the_cap_are_not_draws() {
+    let claim = "[[claims]]\nid = \"C16c\"\nquote = \"q\"\ntest = { kind = \"compare\", a = { variant = \"a\", event = { winner = \"draw\" } }, b = { variant = \"b\", event = { winner = \"draw\" } }, direction = \"different\", margin = 0.05 }\n";
+    let s = study(&["a", "b"], &[("mcts:sims=8", 2000)], claim);
+    let mut capped = games(2000, [500, 500], 40, [0, 0]);
+    for g in capped.iter_mut().skip(1500) {
+        g.reason = "cap".to_string();
+    }
+    let stats = [vec![capped], vec![games(2000, [667, 666], 40, [0, 0])]];
+    let result = Fixture::new(&s, &stats).judge().remove(0);
+    let reading = &result.readings[0];
+    assert!(reading.measurement.contains("500 of 2000 games unfinished"), "{}", reading.measurement);
+    assert_eq!(reading.raw, Verdict::Contradicted, "33.3% against 33.4%: {reading:?}");
 }

@@ -1,0 +1,133 @@
+//! A finished study read again from its record, playing nothing: its games (`games.jsonl.gz`), and
+//! the evidence `results.json` keeps that no game holds (the exact values, the games judged against
+//! the tables, the books, the time spent). What changes is only how the claims read that evidence: a
+//! new reading or rule filed as an amendment is applied to the games already played.
+//!
+//! The record must still be what the code plays: [`super::verify`] checks every cell, book and game
+//! first, and a stale record is refused (play it again instead). A claim that needs more games than
+//! the record holds (the next look of a sequential design) says so in its reading; only a run plays.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::runner::{Finished, ReadAgain, RunOptions, StudyResults, gather};
+use super::schedule::schedule;
+use super::store::{CellResult, MCTS_SOLVER, load_cell, save_cell, solver_path};
+use super::study::LoadedStudy;
+use crate::game::GameRecord;
+
+/// A record that does not match the code, or that cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StaleRecord(pub String);
+
+/// Reads `study`'s record in `out` again with the current claims; `previous` is its results.json and
+/// `records` its games. The results keep the record's command, commit, seeds and times, and name
+/// this reading in [`StudyResults::read_again`].
+pub fn reread(
+    study: &LoadedStudy,
+    previous: &StudyResults,
+    records: Vec<GameRecord>,
+    options: &RunOptions,
+) -> anyhow::Result<Finished> {
+    let found = super::verify::verify(study, previous, Ok(records.clone()))?;
+    let mut problems: Vec<String> = found.stale.iter().map(|s| format!("{}: {}", s.cell, s.why)).collect();
+    problems.extend(found.books.iter().cloned());
+    problems.extend(found.games.iter().cloned());
+    if !problems.is_empty() {
+        return Err(StaleRecord(format!(
+            "the record no longer matches the code, so reading it again would misreport it; play the study again:\n  {}",
+            problems.join("\n  ")
+        ))
+        .into());
+    }
+    let prints = super::runner::prints(study)?;
+    let mut by_cell: BTreeMap<String, Vec<GameRecord>> = BTreeMap::new();
+    for record in records {
+        let id = record.cell.clone().unwrap_or_default();
+        by_cell.entry(id).or_default().push(record);
+    }
+    let seconds: BTreeMap<&str, f64> = previous.cells.iter().map(|c| (c.id.as_str(), c.seconds)).collect();
+    let mut cells = Vec::new();
+    for cell in schedule(study, &prints) {
+        let mut games = by_cell.remove(&cell.id).unwrap_or_default();
+        games.sort_by_key(|r| r.game);
+        let game = &study.games[cell.variant];
+        let stats =
+            games.iter().map(|r| super::analysis::game_stats(game, r)).collect::<anyhow::Result<Vec<_>>>()?;
+        let seconds = seconds.get(cell.id.as_str()).copied().unwrap_or(0.0);
+        cells.push(CellResult { cell, seconds, records: games, stats });
+    }
+    if let Some(id) = by_cell.keys().next() {
+        return Err(StaleRecord(format!(
+            "the games file holds games of `{id}`, a cell the study no longer has"
+        ))
+        .into());
+    }
+    let judged: Vec<(u32, u32)> = study
+        .labels
+        .iter()
+        .map(|label| {
+            previous.rungs.iter().find(|r| &r.label == label).map_or((0, 0), |r| (r.judged, r.erred))
+        })
+        .collect();
+    let mut results = gather(
+        study,
+        &cells,
+        previous.books.clone(),
+        previous.solver.clone(),
+        judged,
+        options,
+        Vec::new(),
+        previous.run_seconds,
+    );
+    // The record's own provenance stands: these are its games, played by its command and commit.
+    results.command = previous.command.clone();
+    results.commit = previous.commit.clone();
+    results.rustc = previous.rustc.clone();
+    results.version = previous.version.clone();
+    results.threads = previous.threads;
+    results.compute_seconds = previous.compute_seconds;
+    results.file = previous.file.clone();
+    results.read_again = Some(ReadAgain {
+        command: options.command.clone(),
+        commit: env!("REBEL_ZERO_COMMIT").to_string(),
+        rustc: env!("REBEL_ZERO_RUSTC").to_string(),
+    });
+    super::amendments::record(study, Some(&previous.claims), &mut results.claims);
+    Ok(Finished { results, cells })
+}
+
+/// Leaves the record's cells and MCTS-solver results in `out` as a run saves them (where they are not
+/// there yet), so that a later run resumes the study, growing a sequential design's cells, instead of
+/// playing every game again (a committed study keeps only its games file).
+pub fn restore_cells(study: &LoadedStudy, out: &Path, finished: &Finished) -> anyhow::Result<usize> {
+    let mut restored = 0;
+    for cell in &finished.cells {
+        if !cell.records.is_empty() && load_cell(out, &cell.cell).is_none() {
+            save_cell(out, cell)?;
+            restored += 1;
+        }
+    }
+    if let Some(solver) = &study.study.solver {
+        for result in finished.results.solver.iter().filter(|r| r.method == MCTS_SOLVER) {
+            let path = solver_path(out, &result.variant, solver.simulations);
+            if !path.exists() {
+                super::store::save(&path, result)?;
+            }
+        }
+    }
+    Ok(restored)
+}
+
+/// The results.json and games of the study folder `dir`.
+pub fn load_record(dir: &Path) -> anyhow::Result<(StudyResults, Vec<GameRecord>)> {
+    let path = dir.join("results.json");
+    let text =
+        std::fs::read_to_string(&path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    let results: StudyResults = serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{} is not a study's results.json: {e}", path.display()))?;
+    let records =
+        crate::game::read_records(&dir.join("games.jsonl.gz"))?.into_iter().map(|n| n.record).collect();
+    Ok((results, records))
+}
