@@ -32,6 +32,11 @@ pub struct ServeArgs {
     /// Games are seeded from this, in the order they are opened.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// A host name requests may use besides IP addresses and `localhost` (a name this machine has on
+    /// your network); repeatable. Requests naming any other host are refused, so that a web page
+    /// cannot reach the server through a name it controls (DNS rebinding).
+    #[arg(long = "allow-host", value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
@@ -60,6 +65,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         played: crate::files::data_dir().join(super::play::PLAYED_FILE),
         think_limit: Duration::from_secs_f64(args.think_seconds),
         seed: args.seed,
+        allowed_hosts: args.allow_host.clone(),
     })
 }
 

@@ -5,15 +5,17 @@
 //! answered while it thinks. `go` takes `wtime btime winc binc movestogo` (the clock: a share of the
 //! time left plus most of the increment, never more than a fraction of what is left less the move
 //! overhead), `movetime`, `depth`, `nodes` and `infinite` (searched until `stop`, and only then
-//! `bestmove`). The default agent is the alpha-beta search (`ab`), which reports each iteration as
+//! `bestmove`), and `searchmoves` (the alpha-beta agent searches only those root moves). The default
+//! agent is the alpha-beta search (`ab`), which reports each iteration as
 //! `info depth … seldepth … score cp|mate … nodes … nps … time … hashfull … pv …`; another agent
 //! (`setoption name Agent value net:…`) searches its own budget, or the clock's time.
 //!
 //! Options: `Hash` (MB), `Move Overhead` (ms), `UCI_Variant` (`chess`, `rebellion`, `squirm`),
 //! `Berolina` (Berolina pawns), `Agent` (an agent spec, default `ab`). Moves are UCI; the variants'
 //! own turns use RULES.md section 7 (`r:b8b7`, `r:f6f5+e2e4`). A command that cannot be carried out is
-//! answered with `info string error: …` (UCI has no error reply) and the engine goes on; a `position`
-//! that does not play leaves no position, so a `go` after it answers `bestmove 0000`; a line that is
+//! answered with `info string error: …` (UCI has no error reply) and the engine goes on; every `go` is
+//! answered with a `bestmove` (`0000` where it cannot be carried out); a `position` that does not play,
+//! or cannot be read, leaves no position, so a `go` after it answers `bestmove 0000`; a line that is
 //! not UTF-8 is reported and skipped.
 
 use std::io::{BufRead, Write};
@@ -112,7 +114,19 @@ impl Engine {
                 return Ok(());
             }
             let Ok(text) = std::str::from_utf8(&bytes) else {
-                say(&out, "info string error: a line that is not UTF-8 text was skipped");
+                // A `position` that cannot be read leaves no position, as one that does not play:
+                // the next `go` must not answer for the one before it.
+                let lossy = String::from_utf8_lossy(&bytes);
+                if lossy.split_whitespace().next() == Some("position") {
+                    self.finish_search();
+                    self.line = None;
+                    say(
+                        &out,
+                        "info string error: a `position` line that is not UTF-8 text was skipped; no position is set",
+                    );
+                } else {
+                    say(&out, "info string error: a line that is not UTF-8 text was skipped");
+                }
                 continue;
             };
             let words: Vec<&str> = text.split_whitespace().collect();
@@ -140,7 +154,15 @@ impl Engine {
                         "ucinewgame" => self.new_game(),
                         "setoption" => self.set_option(&words[1..]),
                         "position" => self.set_position(&words[1..]),
-                        _ => self.go(&words[1..], &out),
+                        _ => {
+                            // Every `go` is answered with a `bestmove`: a GUI waits for one.
+                            let started = self.go(&words[1..], &out);
+                            if let Err(error) = &started {
+                                say(&out, &format!("info string error: {error:#}"));
+                                say(&out, "bestmove 0000");
+                            }
+                            Ok(())
+                        }
                     }
                 }
                 Some(other) => Err(anyhow!("unknown command `{other}`")),
@@ -278,6 +300,14 @@ impl Engine {
             return Ok(());
         }
         let request = Request::parse(words, line.state().side == crate::game::chess::position::WHITE)?;
+        let root_moves = request
+            .searchmoves
+            .iter()
+            .map(|text| match line.game().parse_move(line.state(), text) {
+                Ok(mv) if line.legal_moves().contains(&mv) => Ok(mv),
+                _ => Err(anyhow!("`go searchmoves`: `{text}` is not a legal move here")),
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let limits = request.limits(self.overhead);
         let infinite = request.infinite;
         let stop = Arc::new(AtomicBool::new(false));
@@ -291,6 +321,7 @@ impl Engine {
                     None => AbAgent::build(&game, &settings, "ab")?,
                 };
                 searcher.searcher().set_stop_flag(stop.clone());
+                searcher.searcher().restrict_root(&root_moves);
                 let stop = stop.clone();
                 std::thread::spawn(move || {
                     let found =
@@ -306,6 +337,12 @@ impl Engine {
                 })
             }
             Some(spec) => {
+                if !root_moves.is_empty() {
+                    say(
+                        &out,
+                        "info string `go searchmoves` is honoured by the alpha-beta agent (`ab`); this agent searches every move",
+                    );
+                }
                 let spec = match request.nodes {
                     Some(n) => spec.with_simulations(n.min(crate::agents::MAX_SIMULATIONS as u64) as u32),
                     None => spec.clone(),
@@ -392,7 +429,25 @@ struct Request {
     depth: Option<u32>,
     nodes: Option<u64>,
     infinite: bool,
+    /// The root moves to search (`searchmoves`), as written.
+    searchmoves: Vec<String>,
 }
+
+/// The words that end a `go searchmoves` list.
+const GO_KEYWORDS: [&str; 12] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
 
 impl Request {
     fn parse(words: &[&str], white: bool) -> anyhow::Result<Request> {
@@ -406,7 +461,14 @@ impl Request {
                 continue;
             }
             if key == "searchmoves" {
-                return Err(anyhow!("`go searchmoves` is not supported"));
+                let listed: Vec<String> = words[i + 1..]
+                    .iter()
+                    .take_while(|w| !GO_KEYWORDS.contains(w))
+                    .map(|w| w.to_string())
+                    .collect();
+                i += 1 + listed.len();
+                request.searchmoves.extend(listed);
+                continue;
             }
             let value = words.get(i + 1).ok_or_else(|| anyhow!("`go {key}` needs a number"))?;
             let number: i64 = value.parse().map_err(|_| anyhow!("`go {key} {value}`: not a number"))?;
@@ -509,6 +571,49 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
+    }
+
+    /// The moves of every `bestmove` line of a session's output.
+    fn bestmoves(out: &str) -> Vec<&str> {
+        out.lines()
+            .filter_map(|l| l.strip_prefix("bestmove "))
+            .map(|m| m.split(' ').next().unwrap())
+            .collect()
+    }
+
+    /// `searchmoves` confines the alpha-beta search to the moves listed; a list with a move that is
+    /// not legal, or any `go` that cannot be carried out, still ends with `bestmove 0000`.
+    #[test]
+    fn every_go_is_answered_and_searchmoves_confines_the_search() {
+        let out = session(b"position startpos\ngo depth 5 searchmoves a2a3 h2h3\n");
+        let moves = bestmoves(&out);
+        assert!(moves.len() == 1 && ["a2a3", "h2h3"].contains(&moves[0]), "{out}");
+        let pvs = out.lines().filter(|l| l.contains(" pv "));
+        assert!(
+            pvs.clone().count() > 0
+                && pvs.into_iter().all(|l| l.contains("pv a2a3") || l.contains("pv h2h3")),
+            "{out}"
+        );
+        // The list ends at the next keyword.
+        let out = session(b"position startpos moves e2e4\ngo searchmoves g8f6 depth 3\n");
+        assert_eq!(bestmoves(&out), ["g8f6"], "{out}");
+        for go in ["go searchmoves e2e5", "go wtime soon", "go depth", "go frobnicate 3"] {
+            let out = session(format!("position startpos\n{go}\n").as_bytes());
+            assert!(out.contains("info string error"), "{go}: {out}");
+            assert_eq!(bestmoves(&out), ["0000"], "{go}: {out}");
+        }
+    }
+
+    /// A `position` line skipped for a byte that is not UTF-8 leaves no position behind: the next
+    /// `go` does not answer for the position before it.
+    #[test]
+    fn a_position_that_cannot_be_read_leaves_none() {
+        let mut input = b"position startpos moves e2e4\nposition startpos moves e2e4 ".to_vec();
+        input.push(0xff);
+        input.extend_from_slice(b" e7e5\ngo depth 2\n");
+        let out = session(&input);
+        assert!(out.contains("no position is set"), "{out}");
+        assert_eq!(bestmoves(&out), ["0000"], "{out}");
     }
 
     fn session(commands: &[u8]) -> String {

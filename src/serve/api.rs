@@ -1,5 +1,7 @@
 //! The HTTP routes. Every request body is JSON, read and checked here; every refusal is a JSON
-//! `{"error": …}` with the message the CLI gives for the same mistake.
+//! `{"error": …}` with the message the CLI gives for the same mistake. Only the server's own page may
+//! drive it: requests from another site's page, or through a host name that is not the server's, are
+//! refused ([`own_page_only`]).
 //!
 //! | route | does |
 //! | --- | --- |
@@ -64,8 +66,71 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/records/{id}", get(get_record))
         .fallback(|| async { ApiError::not_found("no such page") })
         .layer(axum::middleware::from_fn(body_within_deadline))
+        .layer(axum::middleware::from_fn_with_state(server.clone(), own_page_only))
         .layer(axum::middleware::map_response(errors_as_json))
         .with_state(server)
+}
+
+/// Refuses what another web site's page could make a browser send: a request naming a host other
+/// than an IP address, `localhost` or a name given with `--allow-host` (a name that an attacker's
+/// DNS points at this machine: DNS rebinding), one whose `Origin` is not the server's own (a
+/// cross-site request), and a body on the API that is not `application/json` (which a page may send
+/// cross-site without the browser asking first). Jupyter's server makes the same checks.
+async fn own_page_only(
+    State(server): State<Arc<Server>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let headers = request.headers();
+    let text =
+        |name: header::HeaderName| headers.get(name).map(|v| v.to_str().unwrap_or("\u{fffd}").to_string());
+    let refuse = |status: StatusCode, message: String| ApiError { status, message }.into_response();
+    let Some(host) = text(header::HOST) else {
+        return refuse(StatusCode::BAD_REQUEST, "the request names no host (no Host header)".to_string());
+    };
+    if !host_allowed(&host, &server.config.allowed_hosts) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            format!(
+                "host `{host}` is not this server's: name it by its address or localhost, or start the server with --allow-host"
+            ),
+        );
+    }
+    if let Some(origin) = text(header::ORIGIN) {
+        let own = [format!("http://{host}"), format!("https://{host}")];
+        if !own.iter().any(|o| o.eq_ignore_ascii_case(&origin)) {
+            return refuse(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "a request from another site's page (Origin `{origin}`) is refused: only the server's own page may use the API"
+                ),
+            );
+        }
+    }
+    let has_body = request.method() == axum::http::Method::POST;
+    let json =
+        text(header::CONTENT_TYPE).is_some_and(|t| t.to_ascii_lowercase().starts_with("application/json"));
+    if has_body && request.uri().path().starts_with("/api/") && !json {
+        return refuse(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "the API reads JSON bodies: send Content-Type: application/json".to_string(),
+        );
+    }
+    next.run(request).await
+}
+
+/// Whether a `Host` header names this server: an IP address, `localhost`, or an allowed name (any
+/// port).
+fn host_allowed(host: &str, allowed: &[String]) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host
+            .rsplit_once(':')
+            .map_or(host, |(name, port)| if port.chars().all(|c| c.is_ascii_digit()) { name } else { host }),
+    };
+    name.parse::<std::net::IpAddr>().is_ok()
+        || name.eq_ignore_ascii_case("localhost")
+        || allowed.iter().any(|a| a.eq_ignore_ascii_case(name))
 }
 
 /// The longest a client may take to send a request's body.

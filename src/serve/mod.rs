@@ -50,6 +50,8 @@ pub struct ServeConfig {
     pub think_limit: Duration,
     /// Games get their seeds from this one, in the order they are opened.
     pub seed: u64,
+    /// Host names besides IP addresses and `localhost` that requests may name (`--allow-host`).
+    pub allowed_hosts: Vec<String>,
 }
 
 /// The largest request body accepted.

@@ -152,7 +152,10 @@ fn check_serving(args: &[String], dir: &Path) {
     let answer = address.map(|address| {
         let mut stream = std::net::TcpStream::connect(&address).unwrap();
         stream
-            .write_all(b"GET /api/records?limit=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            .write_all(
+                format!("GET /api/records?limit=1 HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n")
+                    .as_bytes(),
+            )
             .unwrap();
         let mut answer = String::new();
         stream.read_to_string(&mut answer).unwrap();

@@ -369,14 +369,18 @@ fn idle_half_open_and_slow_clients_are_let_go_and_cannot_fill_the_server() {
         .map(|i| {
             let mut stream = TcpStream::connect(&address).unwrap();
             if i % 2 == 0 {
-                stream.write_all(b"GET /api/rulesets HTTP/1.1\r\nHost: x\r\n").unwrap();
+                stream
+                    .write_all(format!("GET /api/rulesets HTTP/1.1\r\nHost: {address}\r\n").as_bytes())
+                    .unwrap();
             }
             stream
         })
         .collect();
     // A body that never finishes arriving.
     let mut slow = TcpStream::connect(&address).unwrap();
-    let head = "POST /api/position HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"spec\":";
+    let head = format!(
+        "POST /api/position HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"spec\":"
+    );
     slow.write_all(head.as_bytes()).unwrap();
     // A real request still gets its answer: idle connections are let go after 10 s, freeing slots.
     let started = Instant::now();
@@ -410,4 +414,42 @@ fn recorded_games_of_the_family_in_play_are_listed_first() {
     assert!(first_spec("&prefer=sixteen-rebels:first=rebels").starts_with("sixteen-rebels"));
     // A spec that does not build prefers nothing.
     assert!(first_spec("&prefer=no-such-game").starts_with("sixteen-rebels"));
+}
+
+/// Only the server's own page may drive it: a request from another site's page (its Origin), a body
+/// that is not JSON (which a page may send cross-site without the browser asking), and a host name
+/// that is not the server's (DNS rebinding) are refused before any work starts; the server's own
+/// origin, by address or as localhost, is served.
+#[test]
+fn another_sites_page_cannot_drive_the_server() {
+    let server = serve("own-page", &["--allow-host", "lab.example"]);
+    let address = server.address.clone();
+    let port = address.rsplit(':').next().unwrap().to_string();
+    let send = |host: &str, origin: Option<&str>, content_type: &str| -> (u16, String) {
+        let body = r#"{"spec":"sixteen-rebels","agent":"random"}"#;
+        let origin = origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"));
+        let head = format!(
+            "POST /api/games HTTP/1.1\r\nHost: {host}\r\n{origin}Connection: close\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let mut stream = TcpStream::connect(&address).unwrap();
+        stream.write_all(head.as_bytes()).unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        (status, answer)
+    };
+    let json = "application/json";
+    let (status, answer) = send(&address, Some("http://evil.example"), "text/plain");
+    assert_eq!(status, 403, "{answer}");
+    assert!(answer.contains("another site"), "{answer}");
+    let (status, answer) = send(&address, None, "text/plain");
+    assert_eq!(status, 415, "{answer}");
+    let (status, answer) = send(&format!("evil.example:{port}"), None, json);
+    assert_eq!(status, 403, "{answer}");
+    assert!(answer.contains("--allow-host"), "{answer}");
+    for host in [address.clone(), format!("localhost:{port}"), format!("lab.example:{port}")] {
+        let (status, answer) = send(&host, Some(&format!("http://{host}")), json);
+        assert_eq!(status, 200, "{host}: {answer}");
+    }
 }

@@ -135,6 +135,8 @@ pub struct AlphaBeta<G: Tactics, E: Evaluation<G>> {
     keys: Vec<(u64, bool)>,
     /// The game's plies before the root (for the draw cap).
     root_plies: u32,
+    /// The root moves searched (UCI's `go searchmoves`); empty: every legal move.
+    root_moves: Vec<G::Move>,
     nodes: u64,
     seldepth: usize,
     started: Instant,
@@ -159,6 +161,7 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             keys: Vec::new(),
             root_plies: 0,
+            root_moves: Vec::new(),
             nodes: 0,
             seldepth: 0,
             started: Instant::now(),
@@ -172,6 +175,12 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
     /// the next search.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         self.stop.clone()
+    }
+
+    /// Searches only `moves` at the root from now on (those that are legal; none given, or none
+    /// legal: every legal move), as UCI's `go searchmoves` asks.
+    pub fn restrict_root(&mut self, moves: &[G::Move]) {
+        self.root_moves = moves.to_vec();
     }
 
     /// Uses `flag` as the stop flag from now on.
@@ -202,8 +211,12 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         }
         self.prepare(line, limits);
         let root = line.state().clone();
-        let legal = line.legal_moves().to_vec();
-        let mut best = Found { best: legal[0], score: 0, depth: 0, nodes: 0, elapsed: Duration::ZERO };
+        let legal = line.legal_moves();
+        if !legal.iter().any(|m| self.root_moves.contains(m)) {
+            self.root_moves.clear();
+        }
+        let first = *legal.iter().find(|m| self.root_moves.is_empty() || self.root_moves.contains(m))?;
+        let mut best = Found { best: first, score: 0, depth: 0, nodes: 0, elapsed: Duration::ZERO };
         let max_depth = self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
         let mut previous = 0;
         for depth in 1..=max_depth {
@@ -425,7 +438,12 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
     fn generate(&mut self, state: &G::State, ply: usize) {
         self.game.legal_moves(state, &mut self.buffer);
         let start = self.moves.len();
-        self.moves.extend_from_slice(&self.buffer);
+        if ply == 0 && !self.root_moves.is_empty() {
+            let allowed = &self.root_moves;
+            self.moves.extend(self.buffer.iter().filter(|m| allowed.contains(m)));
+        } else {
+            self.moves.extend_from_slice(&self.buffer);
+        }
         self.ranges[ply] = start..self.moves.len();
     }
 
