@@ -107,7 +107,9 @@ async fn own_page_only(
             );
         }
     }
-    let has_body = request.method() == axum::http::Method::POST;
+    // A bodiless POST (undo, resign) carries nothing to read; a cross-site one is refused by its Origin.
+    let has_body = headers.contains_key(header::TRANSFER_ENCODING)
+        || text(header::CONTENT_LENGTH).is_some_and(|n| n.trim() != "0");
     let json =
         text(header::CONTENT_TYPE).is_some_and(|t| t.to_ascii_lowercase().starts_with("application/json"));
     if has_body && request.uri().path().starts_with("/api/") && !json {
