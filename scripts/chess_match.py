@@ -27,6 +27,8 @@ class Player:
     name: str
     command: list
     options: dict = dataclasses.field(default_factory=dict)
+    # A fixed budget per move (e.g. `{"nodes": 32000}`): the engine then plays without a clock.
+    limit: dict = None
 
     def start(self):
         engine = chess.engine.SimpleEngine.popen_uci(self.command)
@@ -59,9 +61,10 @@ def read_openings(path):
     return openings
 
 
-def play_game(engines, names, moves, first_white, base, increment, max_plies=400, event="rebel-zero"):
+def play_game(engines, names, moves, first_white, base, increment, max_plies=400, event="rebel-zero", limits=(None, None)):
     """Plays `engines[0]` (named first) against `engines[1]` from the opening `moves`; returns a Result
-    (without the opening index). Clocks in seconds."""
+    (without the opening index). Clocks in seconds; an engine with a fixed budget in `limits` (a dict
+    of `chess.engine.Limit`'s fields) plays by it instead, and its clock is not counted."""
     board = chess.Board()
     for uci in moves:
         board.push_uci(uci)
@@ -73,7 +76,8 @@ def play_game(engines, names, moves, first_white, base, increment, max_plies=400
     while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
         side = board.turn
         engine = engines[white if side == chess.WHITE else black]
-        limit = chess.engine.Limit(
+        fixed = limits[white if side == chess.WHITE else black]
+        limit = chess.engine.Limit(**fixed) if fixed else chess.engine.Limit(
             white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
             white_inc=increment, black_inc=increment,
         )
@@ -83,7 +87,7 @@ def play_game(engines, names, moves, first_white, base, increment, max_plies=400
         except chess.engine.EngineError:
             move = None  # python-chess refuses an illegal bestmove here; it loses below
         spent = time.monotonic() - started
-        clocks[side] -= spent
+        clocks[side] -= 0 if fixed else spent
         if clocks[side] < 0:
             forfeit = side
             break
@@ -111,7 +115,7 @@ def play_game(engines, names, moves, first_white, base, increment, max_plies=400
     game.headers["White"] = names[white]
     game.headers["Black"] = names[black]
     game.headers["Termination"] = reason
-    game.headers["TimeControl"] = f"{base:g}+{increment:g}"
+    game.headers["TimeControl"] = f"{base:g}+{increment:g}" if not any(limits) else "-"
     loser = forfeit if forfeit is not None else illegal
     if loser is not None:
         game.headers["Result"] = "1-0" if loser == chess.BLACK else "0-1"
@@ -139,7 +143,8 @@ def play_pairs(first, second, openings, pairs, base, increment, workers=2, on_re
                     return
                 k, white = task
                 score, reason, plies, pgn, forfeit = play_game(
-                    engines, [first.name, second.name], openings[k % len(openings)], white, base, increment, event=event
+                    engines, [first.name, second.name], openings[k % len(openings)], white, base, increment, event=event,
+                    limits=(first.limit, second.limit),
                 )
                 result = Result(k, white, score, reason, plies, pgn, forfeit)
                 with lock:

@@ -5,6 +5,16 @@ Debian's `stockfish` at several UCI_Elo levels under a game clock, each opening 
 (a draw half a win), with the 95% likelihood interval (−2 Δ log L ≤ 3.84).
 
     python3 scripts/stockfish_elo.py --agent ab --levels 1350,1700,2000,2300 --pairs 25 --tc 5+0.05 --out runs/elo-ab
+    python3 scripts/stockfish_elo.py --agent ab --nodes 32000 --sf-nodes 120000 --levels 1500,1800,2100,2400 --pairs 8 --out runs/anchor-ab-32k
+
+With `--nodes N` rebel-zero searches N nodes a move (the balance studies' `ab:nodes=N` rungs) and
+Stockfish `--sf-nodes M` (default N), and no clock runs: the games then do not depend on the machine's
+speed or load. Stockfish's weakened play (UCI_LimitStrength) picks its move once its search reaches
+depth 1 + its skill level (about 10 at UCI_Elo 2400) and ignores deeper search: with a budget that
+reaches that depth (120,000 nodes reach 12 and more in the middlegame), a level plays as it does at the
+control it is calibrated at (60 s + 0.6 s), and every rung is measured against the same opponents.
+Matched to a rung's own small budget instead (`--sf-nodes` left out), the higher levels stop short of
+that depth and the scale moves with the budget.
 
 writes `results.json` (every game: level, opening, colour, score, reason, plies), `games.pgn` and the
 fit, and prints a summary. Games lost on time are counted and reported.
@@ -55,6 +65,8 @@ def main():
     parser.add_argument("--levels", default="1350,1700,2000,2300", help="Stockfish UCI_Elo levels")
     parser.add_argument("--pairs", type=int, default=25, help="game pairs per level (each opening twice)")
     parser.add_argument("--tc", default="5+0.05", help="base+increment seconds, both engines")
+    parser.add_argument("--nodes", type=int, help="rebel-zero searches this many nodes a move (no clock)")
+    parser.add_argument("--sf-nodes", type=int, help="Stockfish's nodes a move with --nodes (default: the same)")
     parser.add_argument("--openings", default=str(ROOT / "scripts/data/openings-chess.txt"))
     parser.add_argument("--first-opening", type=int, default=0, help="index of the suite's first opening used")
     parser.add_argument("--workers", type=int, default=2, help="games at once (each engine one thread)")
@@ -67,13 +79,16 @@ def main():
     openings = chess_match.read_openings(args.openings)[args.first_opening:]
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    ours = chess_match.Player("rebel-zero " + args.agent, [args.binary, "uci"], {"Agent": args.agent, "Hash": args.hash})
+    budget = {"nodes": args.nodes} if args.nodes else None
+    theirs = {"nodes": args.sf_nodes or args.nodes} if args.nodes else None
+    control = f"{args.nodes} nodes a move, Stockfish {theirs['nodes']}" if args.nodes else args.tc
+    ours = chess_match.Player("rebel-zero " + args.agent, [args.binary, "uci"], {"Agent": args.agent, "Hash": args.hash}, budget)
     started = time.time()
     games, records, pgns = [], [], []
     for level in (int(x) for x in args.levels.split(",")):
         stockfish = chess_match.Player(
             f"Stockfish UCI_Elo {level}", [args.stockfish],
-            {"UCI_LimitStrength": True, "UCI_Elo": level, "Threads": 1, "Hash": 16},
+            {"UCI_LimitStrength": True, "UCI_Elo": level, "Threads": 1, "Hash": 16}, theirs,
         )
 
         def seen(result, level=level):
@@ -93,7 +108,7 @@ def main():
     rating, low, high, at_edge = fit(games)
     minutes = (time.time() - started) / 60
     summary = {
-        "agent": args.agent, "tc": args.tc, "levels": args.levels, "pairs_per_level": args.pairs,
+        "agent": args.agent, "tc": control, "nodes": args.nodes, "sf_nodes": theirs and theirs["nodes"], "levels": args.levels, "pairs_per_level": args.pairs,
         "games": len(games), "rating": rating, "low": low, "high": high, "at_edge": at_edge,
         "time_forfeits_ours": sum(r["time_forfeit"] and (r["score"] == 0) for r in records),
         "time_forfeits_theirs": sum(r["time_forfeit"] and (r["score"] == 1) for r in records),
@@ -102,7 +117,7 @@ def main():
     (out / "results.json").write_text(json.dumps({"summary": summary, "games": records}, indent=1) + "\n")
     (out / "games.pgn").write_text("\n\n".join(pgns) + "\n")
     print(f"{args.agent}: {rating:.0f} Elo [{low:.0f}, {high:.0f}] on Stockfish's UCI_Elo scale "
-          f"({len(games)} games at {args.tc}, {minutes:.1f} min){' — at the edge of the grid' if at_edge else ''}")
+          f"({len(games)} games at {control}, {minutes:.1f} min){' — at the edge of the grid' if at_edge else ''}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
 //! - [`ratings`]: Bradley–Terry ratings of the rungs from their cross-play;
 //! - [`solve`]: exact values (tables: start, best-play line, positions by piece count; else the
 //!   MCTS-solver), and the rungs' games judged against the tables;
+//! - [`positions`]: claims' measures read from the tables over positions (every one, or the games');
 //! - [`decide`]: how every test turns intervals into a verdict, a p value and the games it needs;
 //! - [`sequential`]: group-sequential looks with alpha spending, for claims that run until they decide;
 //! - [`sprt`]: the sequential probability ratio test on game pairs that accepts a change to an agent;
@@ -34,6 +35,7 @@ pub mod decide;
 pub mod family;
 pub mod fingerprint;
 pub mod openings;
+pub mod positions;
 pub mod ratings;
 pub mod report;
 pub mod reread;

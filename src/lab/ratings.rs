@@ -175,9 +175,103 @@ pub fn slope(points: &[(f64, f64, f64)]) -> Option<(f64, f64, f64)> {
     Some((b, b - half, b + half))
 }
 
+/// A rung placed on an outside scale by a match against a reference engine (Stockfish's UCI_Elo levels:
+/// `scripts/stockfish_elo.py`), as the study file records it: its rating there with the 95% interval,
+/// the games, what the scale is, and the command that measured it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Anchor {
+    pub rung: String,
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+    pub games: u32,
+    pub scale: String,
+    pub command: String,
+}
+
+/// What to add to the study's ratings to put them on the anchors' scale: the anchors' offsets (their
+/// rating there less the study's), weighted by their precision, with the 95% interval, and Cochran's
+/// test that the anchors agree (a p value far below 0.05 says the scale does not map onto the study's
+/// by one offset: the rungs' strength ratios differ between the two).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Offset {
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+    pub scale: String,
+    pub anchors: Vec<Anchor>,
+    /// Each anchor's own offset, in the anchors' order.
+    pub each: Vec<f64>,
+    /// Cochran's Q over the anchors' offsets and its p value (none with one anchor).
+    pub agreement: Option<(f64, f64)>,
+}
+
+/// The offset from the study's ratings (`labels` name the rungs) to the anchors' scale; `None` without
+/// anchors on rated rungs. Each offset's variance adds the anchor's and the rung's (the rung's rating
+/// is against the first rung, so offsets share its error, which this ignores: a slight overstatement of
+/// the precision with several anchors).
+pub fn offset(anchors: &[Anchor], labels: &[String], ratings: &[Rating]) -> Option<Offset> {
+    let variance = |low: f64, high: f64| ((high - low) / (2.0 * Z95)).powi(2);
+    let placed: Vec<(&Anchor, f64, f64)> = anchors
+        .iter()
+        .filter_map(|a| {
+            let r = ratings.get(labels.iter().position(|l| *l == a.rung)?)?;
+            let var = (variance(a.low, a.high) + variance(r.low, r.high)).max(1e-9);
+            Some((a, a.elo - r.elo, var))
+        })
+        .collect();
+    if placed.is_empty() {
+        return None;
+    }
+    let weights: f64 = placed.iter().map(|p| 1.0 / p.2).sum();
+    let elo = placed.iter().map(|p| p.1 / p.2).sum::<f64>() / weights;
+    let half = Z95 / weights.sqrt();
+    let q: f64 = placed.iter().map(|p| (p.1 - elo).powi(2) / p.2).sum();
+    let df = placed.len() as f64 - 1.0;
+    let agreement = (df > 0.0).then(|| (q, super::stats::chi_square_tail(q, df)));
+    let scales: Vec<&str> = placed.iter().map(|p| p.0.scale.as_str()).collect();
+    Some(Offset {
+        elo,
+        low: elo - half,
+        high: elo + half,
+        scale: scales[0].to_string(),
+        anchors: placed.iter().map(|p| p.0.clone()).collect(),
+        each: placed.iter().map(|p| p.1).collect(),
+        agreement,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn anchor(rung: &str, elo: f64, half: f64) -> Anchor {
+        let (low, high) = (elo - half, elo + half);
+        Anchor { rung: rung.into(), elo, low, high, games: 64, scale: "s".into(), command: String::new() }
+    }
+
+    /// Two anchors of equal precision average; one far off the other's offset fails Cochran's test;
+    /// an anchor on an unrated rung is left out.
+    #[test]
+    fn anchors_give_one_offset_and_say_whether_they_agree() {
+        let labels = ["a".to_string(), "b".to_string()];
+        let ratings =
+            [Rating { elo: 0.0, low: 0.0, high: 0.0 }, Rating { elo: 200.0, low: 100.0, high: 300.0 }];
+        let agree =
+            offset(&[anchor("a", 1500.0, 100.0), anchor("b", 1700.0, 0.0)], &labels, &ratings).unwrap();
+        assert!((agree.elo - 1500.0).abs() < 1e-9, "{agree:?}");
+        let half = Z95 / (2.0 / (100.0 / Z95).powi(2)).sqrt();
+        assert!((agree.high - agree.elo - half).abs() < 1e-9, "{agree:?}");
+        let (q, p) = agree.agreement.unwrap();
+        assert!(q.abs() < 1e-9 && p > 0.99);
+        let apart =
+            offset(&[anchor("a", 1500.0, 100.0), anchor("b", 2300.0, 0.0)], &labels, &ratings).unwrap();
+        assert!(apart.agreement.unwrap().1 < 0.001, "{apart:?}");
+        let one = offset(&[anchor("a", 1500.0, 100.0), anchor("zz", 0.0, 1.0)], &labels, &ratings).unwrap();
+        assert_eq!((one.anchors.len(), one.agreement), (1, None));
+        assert!(offset(&[anchor("zz", 0.0, 1.0)], &labels, &ratings).is_none());
+    }
 
     #[test]
     fn two_rungs_three_to_one_is_about_190_elo() {

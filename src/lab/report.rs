@@ -194,7 +194,64 @@ fn ladder(w: &mut String, r: &StudyResults) {
         );
     }
     let _ = writeln!(w);
+    outside_scale(w, r);
     cross_play(w, r);
+}
+
+/// The ratings on an outside scale, where rungs were anchored there.
+fn outside_scale(w: &mut String, r: &StudyResults) {
+    let Some(o) = &r.offset else { return };
+    let _ = writeln!(
+        w,
+        "### On {}
+",
+        o.scale
+    );
+    let anchors: Vec<String> = o
+        .anchors
+        .iter()
+        .zip(&o.each)
+        .map(|(a, each)| {
+            format!(
+                "{} at {:.0} [{:.0}, {:.0}] in {} games (offset {each:+.0}; `{}`)",
+                a.rung, a.elo, a.low, a.high, a.games, a.command
+            )
+        })
+        .collect();
+    let agreement = o.agreement.map_or(String::new(), |(q, p)| {
+        let verdict = if p < 0.05 {
+            "they disagree: the scale does not map onto the study's by one offset, so read each rung from its own anchor"
+        } else {
+            "they agree within their errors"
+        };
+        format!(" Cochran's Q = {q:.1} on {} degrees of freedom, p = {p:.3}: {verdict}.", o.anchors.len() - 1)
+    });
+    let _ = writeln!(
+        w,
+        "Anchored: {}. The study's ratings plus {:+.0} [{:+.0}, {:+.0}] (the anchors' offsets weighted by their precision) \
+         put the rungs that were not anchored on that scale; an anchored rung keeps its own measurement.{agreement}\n",
+        anchors.join("; "),
+        o.elo,
+        o.low,
+        o.high
+    );
+    let _ = writeln!(w, "| rung | study rating | on that scale | from |");
+    let _ = writeln!(w, "| --- | ---: | ---: | --- |");
+    for (s, rung) in r.skills.iter().zip(&r.rungs) {
+        let Some(x) = rung.rating else { continue };
+        let (at, low, high, from) = match o.anchors.iter().find(|a| a.rung == s.label) {
+            Some(a) => (a.elo, a.low, a.high, "its own anchor"),
+            None => {
+                // The rating's error and the offset's add in quadrature (the offset also carries the
+                // first rung's, which every rating shares: a slight overstatement of the width).
+                let half = (x.high - x.low).hypot(o.high - o.low) / 2.0;
+                let at = x.elo + o.elo;
+                (at, at - half, at + half, "the offset")
+            }
+        };
+        let _ = writeln!(w, "| {} | {:.0} | {at:.0} [{low:.0}, {high:.0}] | {from} |", s.label, x.elo);
+    }
+    let _ = writeln!(w);
 }
 
 /// What shows a rung wrong: a stronger rung (for every variant), the tablebase (for its variants).

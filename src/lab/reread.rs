@@ -71,12 +71,18 @@ pub fn reread(
             previous.rungs.iter().find(|r| &r.label == label).map_or((0, 0), |r| (r.judged, r.erred))
         })
         .collect();
+    // The figures come from the tables where they are present (a reading added since the run), else
+    // from the record.
+    let figures = match super::positions::table_figures(study, &cells)? {
+        found if found.is_empty() => previous.figures.clone(),
+        found => found,
+    };
     let mut results = gather(
         study,
         &cells,
         previous.books.clone(),
         previous.solver.clone(),
-        judged,
+        (judged, figures),
         options,
         Vec::new(),
         previous.run_seconds,

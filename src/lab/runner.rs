@@ -21,7 +21,7 @@ use super::ratings::{PairResult, Rating, fit};
 use super::schedule::{Cell, Prints, schedule};
 use super::solve::{judge_rungs, solve_start, table_value};
 use super::stats::{Z95, wilson};
-use super::store::{CellResult, SolverResult, load, load_cell, save, save_cell, solver_path};
+use super::store::{CellResult, SolverResult, TableFigure, load, load_cell, save, save_cell, solver_path};
 use super::study::{EvidenceKind, LoadedStudy, Quantity};
 use crate::agents::{BookOpenings, MatchSettings, run_match};
 use crate::seed::{derive_seed, fnv1a};
@@ -84,6 +84,9 @@ pub struct StudyResults {
     pub cells: Vec<CellSummary>,
     pub comparisons: Vec<Comparison>,
     pub solver: Vec<SolverResult>,
+    /// Claims' measures read from the tables over positions ([`super::positions`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub figures: Vec<TableFigure>,
     /// Each rung: its measured rating, its games judged by the tablebase, and why stronger evidence
     /// shows it wrong, if it does.
     #[serde(default)]
@@ -91,6 +94,9 @@ pub struct StudyResults {
     /// The rungs' cross-play.
     #[serde(default)]
     pub pairs: Vec<PairInfo>,
+    /// What places the ratings on an outside scale (Stockfish's), where rungs were anchored there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<super::ratings::Offset>,
     pub claims: Vec<ClaimResult>,
     /// Cells played by this invocation (the others were loaded from an earlier one).
     pub played: Vec<String>,
@@ -245,13 +251,14 @@ pub fn run_study(
             play_missing(study, out, &prints, &mut done, &wanted, options.threads, progress, &mut played)?;
         progress.note("judging the rungs' games against the tablebase");
         let judged = judge_rungs(study, &done);
+        let figures = super::positions::table_figures(study, &done)?;
         let seconds = clock.elapsed().as_secs_f64();
         let mut results = gather(
             study,
             &done,
             book_infos(&books),
             solver.clone(),
-            judged,
+            (judged, figures),
             options,
             played.clone(),
             seconds,
@@ -477,7 +484,7 @@ pub(super) fn gather(
     cells: &[CellResult],
     books: Vec<BookInfo>,
     solver: Vec<SolverResult>,
-    judged: Vec<(u32, u32)>,
+    (judged, figures): (Vec<(u32, u32)>, Vec<TableFigure>),
     options: &RunOptions,
     played: Vec<String>,
     run_seconds: f64,
@@ -489,7 +496,7 @@ pub(super) fn gather(
     let pair_results: Vec<PairResult> = pairs.iter().map(|c| pair_result(c)).collect();
     let ratings = fit(study.labels.len(), &pair_results);
     let rungs = rung_infos(study, ratings.as_deref(), &judged);
-    let claims = judge_claims(study, (&games, &pairs), &solver, ratings.as_deref(), &rungs);
+    let claims = judge_claims(study, (&games, &pairs), (&solver, &figures), ratings.as_deref(), &rungs);
     let compute_seconds =
         cells.iter().map(|c| c.seconds).sum::<f64>() + solver.iter().map(|r| r.seconds).sum::<f64>();
     StudyResults {
@@ -514,8 +521,12 @@ pub(super) fn gather(
         comparisons: compare_variants(&summaries),
         cells: summaries,
         solver,
+        figures,
         rungs,
         pairs: pairs.iter().zip(&pair_results).map(|(c, p)| pair_info(study, c, p)).collect(),
+        offset: s.ratings.as_ref().zip(ratings.as_deref()).and_then(|(settings, ratings)| {
+            super::ratings::offset(&settings.anchors, &study.labels, ratings)
+        }),
         claims,
         played,
         read_again: None,
@@ -527,7 +538,7 @@ pub(super) fn gather(
 fn judge_claims(
     study: &LoadedStudy,
     (games, pairs): (&[&CellResult], &[&CellResult]),
-    solver: &[SolverResult],
+    (solver, figures): (&[SolverResult], &[TableFigure]),
     ratings: Option<&[Rating]>,
     rungs: &[RungInfo],
 ) -> Vec<ClaimResult> {
@@ -546,6 +557,7 @@ fn judge_claims(
             })
             .collect(),
         solver,
+        figures,
         ratings,
         weak: &weak,
         table_weak: &table_weak,

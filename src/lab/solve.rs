@@ -48,7 +48,7 @@ pub fn solve_start(variant: &str, game: &AnyGame, budget: u32, seed: u64) -> Sol
 
 /// The table of `game`, when the tables solve its rules and the table `rebel-zero solve` writes is
 /// present whole (`None` otherwise: the lab then falls back to the MCTS-solver and says so).
-fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)> {
+pub(super) fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)> {
     let AnyGame::Hunt(hunt) = game else { return None };
     match cached_table(hunt) {
         CachedTable::Built(path) => Some((hunt, path)),

@@ -53,6 +53,21 @@ pub struct SolverResult {
     pub levels: Vec<LevelShare>,
 }
 
+/// A claim's measure read from the tables over a set of positions ([`super::positions`]), kept so that
+/// the record reads again without the tables.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableFigure {
+    pub claim: String,
+    /// Which positions: "every position", or those the games reach.
+    pub over: String,
+    /// One value per measure of the claim's test, in its order.
+    pub values: Vec<f64>,
+    pub text: String,
+    /// Why the rules fix the direction of the comparison whatever the positions, if they do.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed: Option<String>,
+}
+
 /// A position on the best-play line (both sides play best; among equal moves the one taking the most
 /// pieces, the loser's revenge as early as best play allows): after `ply` plies, the pieces each side
 /// has lost, and its value for best play.

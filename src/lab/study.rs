@@ -73,11 +73,14 @@ pub struct Study {
 
 /// Every pair of rungs plays `games` games (seats alternating) on `variant`, and the rungs get
 /// Bradley–Terry ratings from them ([`super::ratings`]).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct RatingSettings {
     pub variant: String,
     pub games: u32,
+    /// Rungs measured against an outside scale, which place the ratings on it.
+    #[serde(default)]
+    pub anchors: Vec<super::ratings::Anchor>,
 }
 
 /// How each game opens ([`super::openings`]): its first `plies` moves come from the variant's book of
@@ -276,6 +279,10 @@ pub enum ClaimTest {
         #[serde(default)]
         max_plies: Option<u32>,
     },
+    /// What a rule gives a side beyond speed, read only on the tables: the share of `side`'s wins under
+    /// variant `a`'s rules that it does not win under `b`'s, over every position both tables hold and
+    /// over the positions the study's games reach, is at least (`at_least`) or at most `value`.
+    WinsGained { a: String, b: String, side: String, op: Op, value: f64 },
     /// The measure moves with measured skill: its slope against the rungs' ratings (points per 100
     /// Elo, weighted least squares) goes in `direction` (`falls` or `rises`); it is contradicted when
     /// it goes the other way or stays within ± `margin` points per 100 Elo. With `toward_half`, the
@@ -601,6 +608,18 @@ impl Study {
             if ratings.games < 2 {
                 bail!("ratings: games must be at least 2 (one per seating)");
             }
+            for a in &ratings.anchors {
+                if !loaded.labels.contains(&a.rung) {
+                    bail!("ratings: an anchor names rung `{}`; rungs: {}", a.rung, loaded.labels.join(", "));
+                }
+                let finite = [a.elo, a.low, a.high].iter().all(|x| x.is_finite());
+                if !finite || a.low > a.elo || a.elo > a.high || a.games == 0 {
+                    bail!(
+                        "ratings: the anchor of `{}` needs low ≤ elo ≤ high (finite) and games ≥ 1",
+                        a.rung
+                    );
+                }
+            }
         }
         if let Some(solver) = &loaded.study.solver {
             if solver.simulations == 0 {
@@ -662,7 +681,9 @@ fn check_sequential(claim: &Claim) -> anyhow::Result<()> {
         bail!("looks must be increasing positive multiples of the planned games, e.g. [1, 2, 4, 8]");
     }
     match &claim.test {
-        ClaimTest::Solver { .. } => bail!("a proof has no looks"),
+        ClaimTest::Solver { .. } | ClaimTest::WinsGained { .. } => {
+            bail!("a reading of the tables has no looks")
+        }
         ClaimTest::Threshold { every_skill: true, .. } => bail!("a test at every rung has no looks"),
         _ => Ok(()),
     }
@@ -736,6 +757,23 @@ fn check_test(study: &LoadedStudy, test: &mut ClaimTest) -> anyhow::Result<()> {
             }
         }
         ClaimTest::Solver { variant, winner, .. } => check_exact(study, variant, winner)?,
+        ClaimTest::WinsGained { a, b, side, value, .. } => {
+            let [va, vb] = [&*a, &*b].map(|v| {
+                study.variant_index(v).ok_or_else(|| {
+                    anyhow::anyhow!("unknown variant `{v}`; variants: {}", variant_names(study))
+                })
+            });
+            let (va, vb) = (va?, vb?);
+            if va == vb {
+                bail!("wins_gained compares two variants, not `{a}` with itself");
+            }
+            if study.side_index(va, side).is_none() || study.side_index(vb, side).is_none() {
+                bail!("side `{side}` is not a side of both `{a}` and `{b}`");
+            }
+            if !(0.0..=1.0).contains(value) {
+                bail!("wins_gained's value is a share, 0 to 1, not {value}");
+            }
+        }
         ClaimTest::Trend { measure, margin, .. } => {
             if measure.skill.is_some() {
                 bail!("a trend reads every rung of a ladder; its measure names no skill");

@@ -14,7 +14,8 @@
 //!
 //! The layout, the same for both boards: [`chinese`] and [`juroku`] build, store and read their levels;
 //! [`table`] is the [`Tablebase`] over either; [`play`] shares tables between games and ranks moves by
-//! them, for every user above (the perfect agent, studies, training, the server). Below them:
+//! them, for every user above (the perfect agent, studies, training, the server); [`paired`] reads two
+//! tables of one board position by position. Below them:
 //! [`verdict`], [`rules`] (what is solved), [`format`] and [`index`]; [`consistency`] is what a
 //! table must say given its moves, which [`verify`] checks everywhere.
 //!
@@ -27,6 +28,7 @@ pub mod index;
 mod judge;
 pub mod juroku;
 mod location;
+mod paired;
 mod play;
 mod rules;
 mod table;
@@ -41,6 +43,7 @@ pub use consistency::{Inconsistency, VerifyError};
 pub use format::{TableFileError, check_writable};
 pub use judge::{GroupTally, JudgedMove, Prospect, SideTally};
 pub use location::{CachedTable, build_cost, cached_table, default_table_path, shares_table, table_present};
+pub use paired::PairedWins;
 pub use play::{best_moves, outcome_of, ranked_moves, shared_table};
 pub use rules::{SOLVED_BOARDS, Unsupported, check_supported, is_japanese, levels_of, rules_key};
 pub use table::Tablebase;

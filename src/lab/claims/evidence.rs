@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::super::analysis::GameStats;
 use super::super::ratings::Rating;
 use super::super::schedule::cell_id;
-use super::super::store::SolverResult;
+use super::super::store::{SolverResult, TableFigure};
 use super::super::study::{ClaimTest, Ladder, LoadedStudy, Measure};
 
 /// One cross-play cell's games: rung `a` (agent A, side `i % 2` in game `i`) against rung `b`.
@@ -26,6 +26,8 @@ pub struct Evidence<'a> {
     pub pairs: Vec<PairGames<'a>>,
     /// Exact values: the tablebase's or the MCTS-solver's, one per variant at most.
     pub solver: &'a [SolverResult],
+    /// Claims' measures read from the tables over positions.
+    pub figures: &'a [TableFigure],
     /// Each rung's measured rating, where the rungs played each other.
     pub ratings: Option<&'a [Rating]>,
     /// For each rung, why stronger evidence shows it wrong, if it does: everywhere (`weak`: a rung of a
@@ -81,5 +83,6 @@ fn test_variants(test: &ClaimTest) -> Vec<&str> {
             vec![a.variant.as_str(), b.variant.as_str()]
         }
         ClaimTest::Solver { variant, .. } => vec![variant.as_str()],
+        ClaimTest::WinsGained { a, b, .. } => vec![a.as_str(), b.as_str()],
     }
 }

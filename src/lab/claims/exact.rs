@@ -8,10 +8,12 @@
 //!   the share of the table's positions with at most k of them that W wins (both sides to move);
 //! - the mean length of the games side W wins: best play's length, where best play is W's win.
 //!
-//! Where every measure of a test has one, the test is read on these exact values with its own rule.
+//! Where every measure of a test has one, the test is read on these exact values with its own rule;
+//! so is a measure the tables give over positions (every one, or those the games reach:
+//! [`super::super::positions`]), before best play's.
 
 use super::super::decide::Spread;
-use super::super::store::{LevelShare, Proven, SolverResult};
+use super::super::store::{LevelShare, Proven, SolverResult, TableFigure};
 use super::super::study::{
     ClaimTest, EvidenceKind, ExactTest, GameFilter, Measure, Metric, Quantity, Winner,
 };
@@ -31,8 +33,45 @@ impl Evidence<'_> {
         if let Some(exact) = &claim.exact {
             readings.push(self.proof(exact));
         }
+        let figures = self.figures.iter().filter(|f| f.claim == claim.id);
+        readings.extend(figures.filter_map(|f| self.figure_reading(&claim.test, f)));
         readings.extend(self.best_play_reading(&claim.test));
         readings
+    }
+
+    /// The claim's own test read on a measure the tables give over positions ([`TableFigure`]); not
+    /// informative where the rules fix the direction it finds.
+    fn figure_reading(&self, test: &ClaimTest, figure: &TableFigure) -> Option<Reading> {
+        let units: Vec<Unit> = match test {
+            ClaimTest::WinsGained { .. } => vec![Unit::Points],
+            _ => level_measures(test).iter().map(|m| unit_of(&m.resolved().quantity)).collect(),
+        };
+        if units.len() != figure.values.len() {
+            return None;
+        }
+        let ms: Vec<Measured> = units
+            .into_iter()
+            .zip(&figure.values)
+            .map(|(unit, &value)| Measured {
+                spread: Spread::Exact(value),
+                text: figure.text.clone(),
+                games: 0.0,
+                qualifying: 0,
+                conditional: false,
+                unit,
+            })
+            .collect();
+        let t = level_test(test, &ms, &Plan { games: 1.0 });
+        let raw = rule_verdict(&t);
+        let measurement = t.text.clone();
+        match &figure.fixed {
+            Some(why) if raw == Verdict::Supported => Some(exact_reading(
+                figure.over.clone(),
+                format!("{measurement}; not informative: {why}"),
+                Verdict::NotInformative,
+            )),
+            _ => Some(exact_reading(figure.over.clone(), measurement, raw)),
+        }
     }
 
     /// The exact reading of a proof test, from the tablebase or the MCTS-solver.
@@ -73,15 +112,7 @@ impl Evidence<'_> {
             let text = format!("{}; not informative: {why}", t.text);
             return Some(exact_reading("best play".to_string(), text, Verdict::NotInformative));
         }
-        let holds = |side| (t.rule)(side, 1.96);
-        let raw = if holds(super::Side::Support) {
-            Verdict::Supported
-        } else if holds(super::Side::Contradict) {
-            Verdict::Contradicted
-        } else {
-            Verdict::Inconclusive
-        };
-        Some(exact_reading("best play".to_string(), t.text.clone(), raw))
+        Some(exact_reading("best play".to_string(), t.text.clone(), rule_verdict(&t)))
     }
 
     /// A measure's value under best play, where the variant's exact value answers it.
@@ -125,10 +156,7 @@ impl Evidence<'_> {
             }
             _ => return None,
         };
-        let unit = match r.quantity {
-            Quantity::Mean(_) => Unit::Of("plies".to_string()),
-            _ => Unit::Points,
-        };
+        let unit = unit_of(&r.quantity);
         Some(Measured {
             spread: Spread::Exact(value),
             text,
@@ -157,6 +185,26 @@ pub(super) fn fixed_by_the_values(test: &ClaimTest, ms: &[Measured]) -> Option<S
             ms[0].unit.show(*a)
         )
     })
+}
+
+/// A test's verdict on exact values: its rule at any width (the values carry none).
+fn rule_verdict(t: &super::rules::Test) -> Verdict {
+    let holds = |side| (t.rule)(side, 1.96);
+    if holds(super::Side::Support) {
+        Verdict::Supported
+    } else if holds(super::Side::Contradict) {
+        Verdict::Contradicted
+    } else {
+        Verdict::Inconclusive
+    }
+}
+
+/// The unit a measure's exact value is shown in.
+fn unit_of(quantity: &Quantity) -> Unit {
+    match quantity {
+        Quantity::Mean(_) => Unit::Of("plies".to_string()),
+        _ => Unit::Points,
+    }
 }
 
 /// What a side scores when `winner` wins (`None`: a draw).

@@ -190,7 +190,7 @@ pub fn level_measures(test: &ClaimTest) -> Vec<&Measure> {
     match test {
         ClaimTest::Threshold { measure, .. } | ClaimTest::Near { measure, .. } => vec![measure],
         ClaimTest::Compare { a, b, .. } | ClaimTest::CloserToHalf { a, b } => vec![a, b],
-        ClaimTest::Trend { .. } | ClaimTest::Solver { .. } => Vec::new(),
+        ClaimTest::Trend { .. } | ClaimTest::Solver { .. } | ClaimTest::WinsGained { .. } => Vec::new(),
     }
 }
 
@@ -203,6 +203,7 @@ fn level_test<'m>(test: &ClaimTest, ms: &'m [Measured], plan: &Plan) -> Test<'m>
             rules::compare(&ms[0], &ms[1], *direction, *margin, plan)
         }
         ClaimTest::CloserToHalf { .. } => rules::closer(&ms[0], &ms[1]),
+        ClaimTest::WinsGained { op, value, .. } => rules::threshold(ms, *op, *value, plan),
         ClaimTest::Trend { .. } | ClaimTest::Solver { .. } => unreachable!("not a level test"),
     }
 }
@@ -292,7 +293,7 @@ fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
     let mut readings = evidence.exact_readings(claim);
     match &claim.test {
         ClaimTest::Trend { .. } => readings.extend(trend_reading(evidence, claim, design.as_deref())),
-        ClaimTest::Solver { .. } => {}
+        ClaimTest::Solver { .. } | ClaimTest::WinsGained { .. } => {}
         test => {
             for ladder in study.ladders.iter().rev() {
                 readings.extend(ladder_reading(evidence, ladder, design.as_deref(), test));
@@ -815,6 +816,15 @@ fn describe(test: &ClaimTest) -> (String, String) {
             let way = if *direction == super::study::TrendDirection::Falls { "falls" } else { "rises" };
             (format!("{what} {way} with measured skill"), rules::trend_words(*direction, *margin))
         }
+        ClaimTest::WinsGained { a, b, side, op, value } => (
+            format!(
+                "the share of the wins of the {side} under `{a}` that are not wins under `{b}` (the tables: every position both hold, and the positions the games reach)"
+            ),
+            format!(
+                "exact: supported if the share is {} {value}, contradicted otherwise; over every position first, the games' positions beside it",
+                if *op == super::study::Op::AtLeast { "≥" } else { "≤" }
+            ),
+        ),
         ClaimTest::Solver { variant, winner, max_plies } => {
             let limit = max_plies.map_or(String::new(), |p| format!(" within {p} plies"));
             (

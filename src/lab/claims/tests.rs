@@ -10,7 +10,7 @@ use crate::lab::analysis::GameStats;
 use crate::lab::decide::Spread;
 use crate::lab::family::correct_across;
 use crate::lab::ratings::Rating;
-use crate::lab::store::SolverResult;
+use crate::lab::store::{SolverResult, TableFigure};
 use crate::lab::study::{Direction, LoadedStudy, Op, Study, TrendDirection};
 use std::collections::BTreeMap;
 
@@ -220,6 +220,7 @@ struct Fixture<'a> {
     study: &'a LoadedStudy,
     stats: &'a [Vec<Vec<GameStats>>],
     solver: &'a [SolverResult],
+    figures: &'a [TableFigure],
     ratings: Option<&'a [Rating]>,
     weak: Vec<Option<String>>,
     table_weak: Vec<Option<String>>,
@@ -233,6 +234,7 @@ impl<'a> Fixture<'a> {
             study,
             stats,
             solver: &[],
+            figures: &[],
             ratings: None,
             weak: vec![None; rungs],
             table_weak: vec![None; rungs],
@@ -255,6 +257,7 @@ impl<'a> Fixture<'a> {
             cells,
             pairs: Vec::new(),
             solver: self.solver,
+            figures: self.figures,
             ratings: self.ratings,
             weak: &self.weak,
             table_weak: &self.table_weak,
@@ -725,4 +728,71 @@ fn games_stopped_at_the_cap_are_not_draws() {
     let reading = &result.readings[0];
     assert!(reading.measurement.contains("500 of 2000 games unfinished"), "{}", reading.measurement);
     assert_eq!(reading.raw, Verdict::Contradicted, "33.3% against 33.4%: {reading:?}");
+}
+
+fn figure(claim: &str, over: &str, values: &[f64], fixed: Option<&str>) -> TableFigure {
+    TableFigure {
+        claim: claim.into(),
+        over: over.into(),
+        values: values.to_vec(),
+        text: format!("{over}: {values:?}"),
+        fixed: fixed.map(str::to_string),
+    }
+}
+
+/// A measure the tables give over positions is read with the claim's own rule and decides before best
+/// play and the ladders; where the rules fix the direction it finds, it is not informative and the games
+/// decide; what a rule gives a side beyond speed is read on the tables alone, and either way.
+#[test]
+fn measures_over_positions_decide_unless_the_rules_fix_them() {
+    let c7 = "[[claims]]\nid = \"C7\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", event = { winner = \"rebels\" }, given = { side = \"rebels\", left_at_most = 4 } }, op = \"at_most\", value = 0.1 }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 400)], c7);
+    let stats = [vec![games(400, [300, 100], 40, [0, 12])]];
+    for (share, verdict) in [(0.02, Verdict::Supported), (0.3, Verdict::Contradicted)] {
+        let figures = [
+            figure("C7", "the positions the games reach", &[share], None),
+            figure("other", "x", &[0.0], None),
+        ];
+        let mut fixture = Fixture::new(&s, &stats);
+        fixture.figures = &figures;
+        let result = fixture.judge().remove(0);
+        assert_eq!(
+            result.readings.iter().filter(|r| r.kind == EvidenceKind::Exact).count(),
+            1,
+            "only its own figure"
+        );
+        assert_eq!((result.readings[0].raw, result.verdict), (verdict, verdict), "{:?}", result.readings[0]);
+        assert_eq!(result.readings[0].rungs, "the positions the games reach");
+    }
+
+    let c8b = "[[claims]]\nid = \"C8b\"\nquote = \"q\"\ntest = { kind = \"compare\", a = { variant = \"a\", metric = \"plies\", given = { winner = \"general\" } }, b = { variant = \"b\", metric = \"plies\", given = { winner = \"general\" } }, direction = \"less\" }\n";
+    let s = study(&["a", "b"], &[("mcts:sims=8", 400)], c8b);
+    let stats = [vec![games(400, [200, 200], 40, [0, 0])], vec![games(400, [200, 200], 40, [0, 0])]];
+    let mut fixture = Fixture::new(&s, &stats);
+    let figures = [figure("C8b", "every position", &[3.0, 5.0], Some("the apex only adds a winning move"))];
+    fixture.figures = &figures;
+    let result = fixture.judge().remove(0);
+    assert_eq!(result.readings[0].raw, Verdict::NotInformative, "{:?}", result.readings[0]);
+    assert!(result.readings[0].measurement.contains("only adds a winning move"));
+    assert_eq!(result.evidence, Some(EvidenceKind::Rollout), "the games decide: {result:?}");
+    // The other way is not what the rules fix: it decides.
+    let figures = [figure("C8b", "every position", &[5.0, 3.0], Some("the apex only adds a winning move"))];
+    fixture.figures = &figures;
+    let result = fixture.judge().remove(0);
+    assert_eq!((result.verdict, result.evidence), (Verdict::Contradicted, Some(EvidenceKind::Exact)));
+
+    let c8c = "[[claims]]\nid = \"C8c\"\nquote = \"q\"\ntest = { kind = \"wins_gained\", a = \"a\", b = \"b\", side = \"general\", op = \"at_most\", value = 0.01 }\n";
+    let s = study(&["a", "b"], &[("mcts:sims=8", 400)], c8c);
+    assert_eq!(Fixture::new(&s, &stats).judge()[0].verdict, Verdict::Inconclusive, "no tables, no evidence");
+    for (share, verdict) in [(0.005, Verdict::Supported), (0.6, Verdict::Contradicted)] {
+        let figures = [
+            figure("C8c", "every position", &[share], None),
+            figure("C8c", "the games' positions", &[0.5], None),
+        ];
+        let mut fixture = Fixture::new(&s, &stats);
+        fixture.figures = &figures;
+        let result = fixture.judge().remove(0);
+        assert_eq!(result.readings.len(), 2, "the tables alone: {:?}", result.readings);
+        assert_eq!((result.verdict, result.evidence), (verdict, Some(EvidenceKind::Exact)));
+    }
 }

@@ -1,0 +1,286 @@
+//! Claims' measures read from the tables over positions rather than from the start alone, each kept in
+//! the record ([`TableFigure`]) so that the study reads again and checks without the tables:
+//!
+//! - a mean length of the games side W wins, compared between two variants of one board (C8b, the apex
+//!   escape): the distance of W's forced wins under each table, over every position W wins under
+//!   both, and over the positions the study's games reach that W wins under both;
+//! - what a rule gives a side beyond speed (C8c): the share of W's wins under one table that are not
+//!   wins under the other, over the same two sets of positions;
+//! - the share of games side W wins among those where the Rebels fall to at most k (C7): over the
+//!   games that fall so low, whether W still wins with best play from the first position with at most
+//!   k Rebels (the cap counted).
+//!
+//! A figure whose direction the rules fix whatever the positions (the apex adds a winning move and
+//! takes none away) says so in `fixed`, and its reading is not informative in that direction.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::solve::table_of;
+use super::store::{CellResult, TableFigure};
+use super::study::{ClaimTest, GameFilter, LoadedStudy, Measure, Metric, Quantity, Winner};
+use crate::game::hunt::{HuntGame, HuntState};
+use crate::game::{Game, Side};
+use crate::tablebase::{PairedWins, Tablebase, shared_table};
+
+/// Every figure the study's claims read, from the tables present (none where a table is missing).
+pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Result<Vec<TableFigure>> {
+    let mut figures = Vec::new();
+    for claim in &study.study.claims {
+        match &claim.test {
+            ClaimTest::Compare { a, b, .. } => {
+                if let (Some(w), Some(_)) = (won_plies(a), won_plies(b)) {
+                    figures.extend(distance_figures(study, cells, &claim.id, [a, b], w)?);
+                }
+            }
+            ClaimTest::WinsGained { a, b, side, .. } => {
+                figures.extend(gained_figures(study, cells, &claim.id, [a, b], side)?);
+            }
+            ClaimTest::Threshold { measure, .. } => {
+                if let Some((k, w)) = rate_when_down_to(measure) {
+                    figures.extend(down_to_figure(study, cells, &claim.id, measure, k, w)?);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(figures)
+}
+
+/// The winning side of a "mean length of the games W wins" measure.
+fn won_plies(m: &Measure) -> Option<usize> {
+    let r = m.resolved();
+    let g = r.given.as_ref()?;
+    let only_winner = g.side.is_none() && g.lost_at_least.is_none() && g.left_at_most.is_none();
+    match (&r.quantity, g.winner) {
+        (Quantity::Mean(Metric::Plies), Some(Winner::Side(w))) if only_winner => Some(w),
+        _ => None,
+    }
+}
+
+/// `(k, W)` of a "share of games W wins among those where the Rebels fall to at most k" measure.
+fn rate_when_down_to(m: &Measure) -> Option<(u32, usize)> {
+    let r = m.resolved();
+    let (Quantity::Rate(event), Some(g)) = (&r.quantity, r.given.as_ref()) else { return None };
+    let only_left = *g == GameFilter { side: Some(1), left_at_most: g.left_at_most, ..GameFilter::default() };
+    match (event.winner, g.left_at_most) {
+        (Some(Winner::Side(w)), Some(k)) if only_left && event_is_winner_only(event) => Some((k, w)),
+        _ => None,
+    }
+}
+
+fn event_is_winner_only(e: &GameFilter) -> bool {
+    *e == GameFilter { winner: e.winner, ..GameFilter::default() }
+}
+
+/// The table of a variant, read (shared with every other reader of the file).
+fn table_for(study: &LoadedStudy, variant: usize) -> anyhow::Result<Option<(HuntGame, Arc<Tablebase>)>> {
+    let Some((game, path)) = table_of(&study.games[variant]) else { return Ok(None) };
+    Ok(Some((game.clone(), shared_table(game, &path)?)))
+}
+
+/// The games of a variant on every rung (each rung's own cell), replayed under its rules: their
+/// positions in order. A game that does not replay is an error, not a game left out.
+fn positions_of(
+    cells: &[CellResult],
+    variant: usize,
+    game: &HuntGame,
+) -> anyhow::Result<Vec<(usize, Vec<HuntState>)>> {
+    cells
+        .iter()
+        .filter(|c| c.cell.opponent.is_none() && c.cell.variant == variant)
+        .flat_map(|c| c.records.iter().map(move |r| (c, r)))
+        .map(|(c, r)| {
+            let line = r
+                .replay(game)
+                .map_err(|e| anyhow::anyhow!("game {} of cell {} does not replay: {e}", r.game, c.cell.id))?;
+            Ok((c.cell.skill, line.states().to_vec()))
+        })
+        .collect()
+}
+
+/// Side W's wins under the tables of two variants of one board: over every position both hold, and
+/// over the distinct positions the games of both variants reach.
+struct Paired {
+    games: [HuntGame; 2],
+    every: PairedWins,
+    reached: PairedWins,
+    distinct: usize,
+}
+
+impl Paired {
+    fn read(
+        study: &LoadedStudy,
+        cells: &[CellResult],
+        [a, b]: [usize; 2],
+        w: usize,
+    ) -> anyhow::Result<Option<Paired>> {
+        let (Some((game_a, table_a)), Some((game_b, table_b))) = (table_for(study, a)?, table_for(study, b)?)
+        else {
+            return Ok(None);
+        };
+        let side = Side::BOTH[w];
+        let Some(every) = table_a.paired_wins(&table_b, side) else { return Ok(None) };
+        let mut seen: HashSet<(u8, u64, usize)> = HashSet::new();
+        let mut reached = PairedWins::default();
+        // Each variant's games replay under its own rules (the General may stand on the apex without it).
+        for (variant, game) in [(a, &game_a), (b, &game_b)] {
+            for (_, states) in positions_of(cells, variant, game)? {
+                for s in states.iter().filter(|s| s.result.is_none()) {
+                    if !seen.insert((s.general, s.rebels, s.to_move.index())) {
+                        continue;
+                    }
+                    if let (Some(va), Some(vb)) = (table_a.probe(s), table_b.probe(s)) {
+                        reached = reached.count(side, s.to_move, va, vb);
+                    }
+                }
+            }
+        }
+        Ok(Some(Paired { games: [game_a, game_b], every, reached, distinct: seen.len() }))
+    }
+
+    /// The two sets of positions, named.
+    fn sets(&self) -> [(String, &PairedWins); 2] {
+        [
+            ("every position".to_string(), &self.every),
+            (
+                format!(
+                    "the {} distinct positions the games reach (every rung, both variants)",
+                    self.distinct
+                ),
+                &self.reached,
+            ),
+        ]
+    }
+}
+
+/// How W's wins under `a` and `b` divide, in words.
+fn wins_text(wins: &PairedWins, w: &str, [a, b]: [&str; 2]) -> String {
+    let means = wins.means().map_or(String::new(), |(ma, mb)| {
+        format!(": in {ma:.2} plies on average with `{a}`, {mb:.2} with `{b}` (sooner with `{a}` at {}, later at {})", wins.sooner_a, wins.later_a)
+    });
+    format!(
+        "of {} positions both tables hold, the {w} win {} under both rules{means}; {} only with `{a}`, {} only with `{b}`",
+        wins.positions, wins.both, wins.only_a, wins.only_b
+    )
+}
+
+/// The distance of W's wins under both tables: over every position, and over the games' positions.
+fn distance_figures(
+    study: &LoadedStudy,
+    cells: &[CellResult],
+    claim: &str,
+    [a, b]: [&Measure; 2],
+    w: usize,
+) -> anyhow::Result<Vec<TableFigure>> {
+    let variants = [a, b].map(|m| m.resolved().variant);
+    let Some(paired) = Paired::read(study, cells, variants, w)? else { return Ok(Vec::new()) };
+    let fixed = fixed_by_the_apex(&paired.games[0], &paired.games[1], w);
+    let names = [a.variant.as_str(), b.variant.as_str()];
+    let who = paired.games[0].side_names()[w];
+    Ok(paired
+        .sets()
+        .into_iter()
+        .filter_map(|(over, wins)| {
+            let (mean_a, mean_b) = wins.means()?;
+            let text = wins_text(wins, who, names);
+            Some(TableFigure {
+                claim: claim.to_string(),
+                over,
+                values: vec![mean_a, mean_b],
+                text,
+                fixed: fixed.clone(),
+            })
+        })
+        .collect())
+}
+
+/// The share of W's wins under `a` that are not wins under `b`: over every position, and over the
+/// games' positions.
+fn gained_figures(
+    study: &LoadedStudy,
+    cells: &[CellResult],
+    claim: &str,
+    [a, b]: [&str; 2],
+    side: &str,
+) -> anyhow::Result<Vec<TableFigure>> {
+    let (Some(va), Some(vb)) = (study.variant_index(a), study.variant_index(b)) else {
+        return Ok(Vec::new());
+    };
+    let Some(w) = study.side_index(va, side) else { return Ok(Vec::new()) };
+    let Some(paired) = Paired::read(study, cells, [va, vb], w)? else { return Ok(Vec::new()) };
+    Ok(paired
+        .sets()
+        .into_iter()
+        .filter(|(_, wins)| wins.both + wins.only_a > 0)
+        .map(|(over, wins)| {
+            let share = wins.only_a as f64 / (wins.both + wins.only_a) as f64;
+            let text = format!(
+                "{}: {:.2}% of the wins of the {side} with `{a}` are not wins with `{b}`",
+                wins_text(wins, side, [a, b]),
+                100.0 * share
+            );
+            TableFigure { claim: claim.to_string(), over, values: vec![share], text, fixed: None }
+        })
+        .collect())
+}
+
+/// Why the rules fix that W's wins are no longer under `a` than under `b`, if they do: `a` is `b` with
+/// the apex escape, which gives the General one more move that wins at once and takes nothing away.
+fn fixed_by_the_apex(a: &HuntGame, b: &HuntGame, w: usize) -> Option<String> {
+    let mut without = a.rules;
+    without.apex_wins = b.rules.apex_wins;
+    let only_the_apex = a.rules.apex_wins && !b.rules.apex_wins && without == b.rules && w == 0;
+    only_the_apex.then(|| {
+        "with the apex the General has every move he has without it and one more that wins at once, so none of his \
+         wins can take longer: that his wins are shorter on average with it follows from the rules"
+            .to_string()
+    })
+}
+
+/// Among the games of every rung in which the Rebels fall to at most k, the share W still wins with
+/// best play from the first position with at most k Rebels.
+fn down_to_figure(
+    study: &LoadedStudy,
+    cells: &[CellResult],
+    claim: &str,
+    m: &Measure,
+    k: u32,
+    w: usize,
+) -> anyhow::Result<Option<TableFigure>> {
+    let Some((game, table)) = table_for(study, m.resolved().variant)? else { return Ok(None) };
+    let names = game.side_names();
+    let mut per_rung = vec![(0u32, 0u32); study.labels.len()];
+    for (skill, states) in positions_of(cells, m.resolved().variant, &game)? {
+        let first = states.iter().enumerate().find(|(_, s)| s.rebels.count_ones() <= k);
+        let Some((ply, s)) = first.filter(|(_, s)| s.result.is_none()) else { continue };
+        let Some(value) = table.probe(s) else { continue };
+        let left = game.max_plies().saturating_sub(ply as u32);
+        let wins = matches!(
+            value.within(left).for_side(s.to_move, Side::BOTH[w]),
+            crate::tablebase::Verdict::Win { .. }
+        );
+        per_rung[skill].0 += 1;
+        per_rung[skill].1 += u32::from(wins);
+    }
+    let (games, won) = per_rung.iter().fold((0, 0), |t, r| (t.0 + r.0, t.1 + r.1));
+    if games == 0 {
+        return Ok(None);
+    }
+    let share = f64::from(won) / f64::from(games);
+    let rungs: Vec<String> = per_rung
+        .iter()
+        .zip(&study.labels)
+        .filter(|(r, _)| r.0 > 0)
+        .map(|(r, label)| format!("{label} {} of {}", r.1, r.0))
+        .collect();
+    let text = format!(
+        "in the {games} games (every rung) in which the {} fall to at most {k}, the {} still win with best play from there in {won} ({:.1}%: {})",
+        names[1],
+        names[w],
+        100.0 * share,
+        rungs.join(", ")
+    );
+    let over = format!("the positions the games reach with at most {k} {}", names[1]);
+    Ok(Some(TableFigure { claim: claim.to_string(), over, values: vec![share], text, fixed: None }))
+}
