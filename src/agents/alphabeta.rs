@@ -174,6 +174,23 @@ pub fn value_of(score: i32) -> f32 {
     (2.0 / (1.0 + 10f64.powf(-(score as f64) / 400.0)) - 1.0) as f32
 }
 
+/// The largest transposition table a search may take, in megabytes: half the machine's memory,
+/// rounded down to a power of two, so that a size in range never exhausts it (the table is filled
+/// when made); 4,096 where the memory cannot be read (no `/proc/meminfo`).
+pub fn max_hash_mb() -> usize {
+    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
+        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+        line.split_whitespace().nth(1)?.parse::<usize>().ok()
+    });
+    match total_kb {
+        Some(kb) if kb >= 2048 => {
+            let half_mb = kb / 2048;
+            1 << half_mb.ilog2()
+        }
+        _ => 4096,
+    }
+}
+
 /// Reads `depth`, `nodes`, `ms`, `hash`, `net`.
 pub fn parse(pairs: &[(&str, &str)]) -> Result<AbSettings, AgentError> {
     let mut settings = AbSettings::default();
@@ -208,11 +225,12 @@ pub fn parse(pairs: &[(&str, &str)]) -> Result<AbSettings, AgentError> {
                 )
             }
             "hash" => {
+                let most = max_hash_mb();
                 settings.hash = value
                     .parse()
                     .ok()
-                    .filter(|mb| (1..=65_536).contains(mb))
-                    .ok_or_else(|| bad("megabytes 1..65536"))?
+                    .filter(|mb| (1..=most).contains(mb))
+                    .ok_or_else(|| bad(&format!("megabytes 1..{most} (half this machine's memory)")))?
             }
             "net" => settings.net = Some(value.to_string()),
             _ => {

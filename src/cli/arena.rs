@@ -15,6 +15,9 @@ use crate::agents::{AgentSpec, BookOpenings, MatchSettings, MatchSummary, run_ma
 use crate::game::{Game, GameRecord, Playthrough, read_records, recorded_openings};
 use crate::lab::analysis::cluster_of;
 use crate::lab::sprt::{Decision, Pentanomial, Sprt, pair_index};
+
+/// The most games one match plays: it keeps every game's record in memory (and writes them all).
+const MAX_GAMES: usize = 1_000_000;
 use crate::lab::stats::{Estimate, Interval, clustered, paired};
 use crate::nn::NetGame;
 use crate::with_game;
@@ -68,8 +71,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     if a.is_human() || b.is_human() {
         usage_bail!("the human agent can only play in `rebel-zero play`");
     }
-    if args.games == Some(0) {
-        usage_bail!("--games must be at least 1");
+    if let Some(games) = args.games.filter(|g| !(1..=MAX_GAMES).contains(g)) {
+        usage_bail!("--games must be 1..{MAX_GAMES} (a match keeps every game in memory), not {games}");
     }
     if args.sprt.is_some() {
         match (args.games, &args.book, args.opening) {
@@ -202,7 +205,7 @@ fn play_until_decided<G: NetGame>(
     // Every thread gets two games or more of each batch; the test looks at the batch's games 16 at a
     // time, in order, and games past the look that decides are dropped.
     let batch = GAMES_PER_LOOK * settings.threads.div_ceil(GAMES_PER_LOOK / 2);
-    let mut records: Vec<GameRecord> = Vec::with_capacity(settings.games);
+    let mut records: Vec<GameRecord> = Vec::new();
     let mut pentanomial = [0; 5];
     let mut decision = Decision::Continue;
     while decision == Decision::Continue && records.len() < settings.games {

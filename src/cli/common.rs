@@ -44,12 +44,17 @@ pub(crate) use usage_bail;
 /// The worker threads of a `--threads` option (default: every core). A number given also holds the
 /// process to that many cores: a lone worker's network kernels would otherwise spread over rayon's
 /// global pool, so `--threads 1` would still use every core.
+/// Workers beyond this many per core only slow a run down: each plays its own games on a shared core.
+const THREADS_PER_CORE: usize = 16;
+
 pub(super) fn worker_threads(given: Option<usize>) -> anyhow::Result<usize> {
-    let Some(threads) = given else {
-        return Ok(std::thread::available_parallelism().map_or(1, |n| n.get()));
-    };
-    if threads == 0 {
-        usage_bail!("--threads must be at least 1");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let Some(threads) = given else { return Ok(cores) };
+    let most = cores * THREADS_PER_CORE;
+    if !(1..=most).contains(&threads) {
+        usage_bail!(
+            "--threads must be 1..{most} ({THREADS_PER_CORE} per core of this machine's {cores}; more only slow the run), not {threads}"
+        );
     }
     // Fails only if the global pool was already built, which no command does before this.
     let _ = rayon::ThreadPoolBuilder::new().num_threads(threads).build_global();

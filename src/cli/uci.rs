@@ -129,7 +129,8 @@ impl Engine {
                 }
                 continue;
             };
-            let words: Vec<&str> = text.split_whitespace().collect();
+            // A byte-order mark (some GUIs on Windows write one before the first command) is not a word.
+            let words: Vec<&str> = text.trim_start_matches('\u{feff}').split_whitespace().collect();
             let reply = match words.first().copied() {
                 None => Ok(()),
                 Some("quit") => {
@@ -176,7 +177,8 @@ impl Engine {
     fn identify(&self, out: &Shared) -> anyhow::Result<()> {
         say(out, &format!("id name rebel-zero {}", env!("CARGO_PKG_VERSION")));
         say(out, "id author the rebel-zero authors");
-        say(out, &format!("option name Hash type spin default {DEFAULT_HASH} min 1 max 65536"));
+        let most = crate::agents::alphabeta::max_hash_mb();
+        say(out, &format!("option name Hash type spin default {DEFAULT_HASH} min 1 max {most}"));
         say(out, &format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max 5000"));
         let variants: Vec<String> = VARIANTS.iter().map(|(name, _)| format!("var {name}")).collect();
         say(out, &format!("option name UCI_Variant type combo default chess {}", variants.join(" ")));
@@ -242,17 +244,20 @@ impl Engine {
                         None
                     }
                     AgentSpec::Human => return Err(anyhow!("the human agent cannot play through UCI")),
-                    other => Some(other),
+                    other => {
+                        // An agent that cannot be built (a missing network) is named now, not at `go`.
+                        other.build(&chess_game(&self.variant, self.berolina, true)?, 0)?;
+                        Some(other)
+                    }
                 };
                 self.searcher = None;
                 Ok(())
             }
             "hash" => {
-                self.hash = value
-                    .parse()
-                    .ok()
-                    .filter(|mb| (1..=65_536).contains(mb))
-                    .ok_or_else(|| anyhow!("Hash must be 1..65536 MB (got `{value}`)"))?;
+                let most = crate::agents::alphabeta::max_hash_mb();
+                self.hash = value.parse().ok().filter(|mb| (1..=most).contains(mb)).ok_or_else(|| {
+                    anyhow!("Hash must be 1..{most} MB, half this machine's memory (got `{value}`); Hash stays {}", self.hash)
+                })?;
                 self.searcher = None;
                 Ok(())
             }
@@ -638,6 +643,35 @@ mod tests {
         let mut line = Playthrough::new(chess_game("chess", false, true).unwrap());
         line.play_text("e2e4").unwrap();
         line.play_text(best).expect("the best move is legal for Black");
+    }
+
+    /// The advertised Hash range is what the machine holds: a size beyond it is refused with the
+    /// bound, the table keeps its size, and the next search answers.
+    #[test]
+    fn a_hash_beyond_the_machine_is_refused_and_the_engine_goes_on() {
+        let most = crate::agents::alphabeta::max_hash_mb();
+        let out =
+            session(b"uci\nsetoption name Hash value 1048576\nposition startpos\ngo nodes 200\nisready\n");
+        assert!(
+            out.contains(&format!("option name Hash type spin default {DEFAULT_HASH} min 1 max {most}\n")),
+            "{out}"
+        );
+        assert!(out.contains(&format!("Hash must be 1..{most} MB, half this machine's memory")), "{out}");
+        assert!(out.contains(&format!("Hash stays {DEFAULT_HASH}")), "{out}");
+        assert_eq!(bestmoves(&out).len(), 1, "{out}");
+        assert!(out.contains("readyok\n"), "{out}");
+        assert!(most.is_power_of_two() && most < 1_048_576);
+    }
+
+    /// A byte-order mark before the first command is read past; an agent that cannot be built is
+    /// refused when it is set, and the engine keeps the one it had.
+    #[test]
+    fn a_byte_order_mark_is_read_past_and_a_bad_agent_is_named_when_set() {
+        let out = session("\u{feff}uci\nsetoption name Agent value net:path=no/such/checkpoint\nposition startpos\ngo nodes 100\nisready\n".as_bytes());
+        assert!(out.contains("uciok"), "{out}");
+        assert!(out.contains("info string error") && out.contains("no/such/checkpoint"), "{out}");
+        assert!(out.contains("info depth"), "the alpha-beta agent still searches: {out}");
+        assert_eq!(bestmoves(&out).len(), 1, "{out}");
     }
 
     #[test]

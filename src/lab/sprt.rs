@@ -61,13 +61,14 @@ pub enum Decision {
 impl Sprt {
     /// The test of `[elo0, elo1]` at error rates `alpha` and `beta`, or what is wrong with them.
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+        // A huge bound is echoed in scientific notation, not as hundreds of digits.
+        let shown = |x: f64| if x.abs() < 1e6 { format!("{x}") } else { format!("{x:e}") };
+        let got = format!("got {}, {}", shown(elo0), shown(elo1));
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
-            return Err(format!(
-                "the SPRT's bounds must be two numbers, elo0 below elo1 (got {elo0}, {elo1})"
-            ));
+            return Err(format!("the SPRT's bounds must be two numbers, elo0 below elo1 ({got})"));
         }
         if elo0.abs() >= 1000.0 || elo1.abs() >= 1000.0 {
-            return Err(format!("the SPRT's bounds must lie within ±1000 Elo (got {elo0}, {elo1})"));
+            return Err(format!("the SPRT's bounds must lie within ±1000 Elo ({got})"));
         }
         for (name, rate) in [("alpha", alpha), ("beta", beta)] {
             if !(rate > 0.0 && rate < 0.5) {
@@ -381,6 +382,9 @@ mod tests {
         assert!(Sprt::new(0.0, f64::NAN, 0.05, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.5, 0.05).is_err());
         assert!(Sprt::new(0.0, 5.0, 0.05, 0.0).is_err());
+        // A huge bound is named in a short message.
+        let huge = Sprt::new(0.0, 1e308, 0.05, 0.05).unwrap_err();
+        assert!(huge.contains("1e308") && huge.len() < 100, "{huge}");
     }
 
     #[test]

@@ -154,6 +154,49 @@ fn bad_input_is_a_clear_error_with_exit_code_2() {
             &["match", "chess", "--agent", "random", "--agent", "random", "--book", "no/such/games.jsonl"],
             "--book no/such/games.jsonl",
         ),
+        // Counts and sizes beyond what the machine has are refused with their bound, never aborted on.
+        (
+            &[
+                "match",
+                "sixteen-rebels",
+                "--agent",
+                "random",
+                "--agent",
+                "random",
+                "--games",
+                "18446744073709551615",
+            ],
+            "--games must be 1..1000000",
+        ),
+        (
+            &["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--games", "1000000000"],
+            "a match keeps every game in memory",
+        ),
+        (
+            &[
+                "match",
+                "sixteen-rebels",
+                "--agent",
+                "random",
+                "--agent",
+                "random",
+                "--games",
+                "1000000000",
+                "--sprt",
+                "0,10",
+                "--opening",
+                "2",
+            ],
+            "--games must be 1..1000000",
+        ),
+        (
+            &["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--threads", "10000"],
+            "per core",
+        ),
+        (
+            &["match", "chess", "--agent", "ab:hash=1048576", "--agent", "random"],
+            "half this machine's memory",
+        ),
         (&["train", "--preset", "nonesuch"], "no preset `nonesuch`"),
         (&["train", "--preset", "smoke", "--generations", "0"], "0 is not in 1.."),
     ];
