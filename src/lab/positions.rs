@@ -19,22 +19,31 @@ use std::sync::Arc;
 use super::solve::table_of;
 use super::store::{CellResult, TableFigure};
 use super::study::{ClaimTest, GameFilter, LoadedStudy, Measure, Metric, Quantity, Winner};
-use crate::game::hunt::{HuntGame, HuntState};
-use crate::game::{Game, Side};
+use crate::game::hunt::HuntGame;
+use crate::game::{Game, Playthrough, Side};
 use crate::tablebase::{PairedWins, Tablebase, shared_table};
 
 /// Every figure the study's claims read, from the tables present (none where a table is missing).
 pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Result<Vec<TableFigure>> {
     let mut figures = Vec::new();
+    // Two claims on one pair of tables (C8b, C8c) read one scan of them.
+    let mut scans = Scans::default();
     for claim in &study.study.claims {
         match &claim.test {
             ClaimTest::Compare { a, b, .. } => {
                 if let (Some(w), Some(_)) = (won_plies(a), won_plies(b)) {
-                    figures.extend(distance_figures(study, cells, &claim.id, [a, b], w)?);
+                    let variants = [a, b].map(|m| m.resolved().variant);
+                    if let Some(paired) = scans.get(study, cells, variants, w)? {
+                        figures.extend(distance_figures(paired, &claim.id, [a, b], w));
+                    }
                 }
             }
             ClaimTest::WinsGained { a, b, side, .. } => {
-                figures.extend(gained_figures(study, cells, &claim.id, [a, b], side)?);
+                let (Some(va), Some(vb)) = (study.variant_index(a), study.variant_index(b)) else { continue };
+                let Some(w) = study.side_index(va, side) else { continue };
+                if let Some(paired) = scans.get(study, cells, [va, vb], w)? {
+                    figures.extend(gained_figures(paired, &claim.id, [a, b], side));
+                }
             }
             ClaimTest::Threshold { measure, .. } => {
                 if let Some((k, w)) = rate_when_down_to(measure) {
@@ -45,6 +54,29 @@ pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Resul
         }
     }
     Ok(figures)
+}
+
+/// The pairs of tables scanned so far: by variants and winning side.
+#[derive(Default)]
+struct Scans(Vec<([usize; 2], usize, Option<Paired>)>);
+
+impl Scans {
+    fn get(
+        &mut self,
+        study: &LoadedStudy,
+        cells: &[CellResult],
+        variants: [usize; 2],
+        w: usize,
+    ) -> anyhow::Result<Option<&Paired>> {
+        let at = match self.0.iter().position(|(v, side, _)| *v == variants && *side == w) {
+            Some(at) => at,
+            None => {
+                self.0.push((variants, w, Paired::read(study, cells, variants, w)?));
+                self.0.len() - 1
+            }
+        };
+        Ok(self.0[at].2.as_ref())
+    }
 }
 
 /// The winning side of a "mean length of the games W wins" measure.
@@ -79,13 +111,13 @@ fn table_for(study: &LoadedStudy, variant: usize) -> anyhow::Result<Option<(Hunt
     Ok(Some((game.clone(), shared_table(game, &path)?)))
 }
 
-/// The games of a variant on every rung (each rung's own cell), replayed under its rules: their
-/// positions in order. A game that does not replay is an error, not a game left out.
+/// The games of a variant on every rung (each rung's own cell), replayed under its rules (the line
+/// holds the positions in order). A game that does not replay is an error, not a game left out.
 fn positions_of(
     cells: &[CellResult],
     variant: usize,
     game: &HuntGame,
-) -> anyhow::Result<Vec<(usize, Vec<HuntState>)>> {
+) -> anyhow::Result<Vec<(usize, Playthrough<HuntGame>)>> {
     cells
         .iter()
         .filter(|c| c.cell.opponent.is_none() && c.cell.variant == variant)
@@ -94,7 +126,7 @@ fn positions_of(
             let line = r
                 .replay(game)
                 .map_err(|e| anyhow::anyhow!("game {} of cell {} does not replay: {e}", r.game, c.cell.id))?;
-            Ok((c.cell.skill, line.states().to_vec()))
+            Ok((c.cell.skill, line))
         })
         .collect()
 }
@@ -125,8 +157,8 @@ impl Paired {
         let mut reached = PairedWins::default();
         // Each variant's games replay under its own rules (the General may stand on the apex without it).
         for (variant, game) in [(a, &game_a), (b, &game_b)] {
-            for (_, states) in positions_of(cells, variant, game)? {
-                for s in states.iter().filter(|s| s.result.is_none()) {
+            for (_, line) in positions_of(cells, variant, game)? {
+                for s in line.states().iter().filter(|s| s.result.is_none()) {
                     if !seen.insert((s.general, s.rebels, s.to_move.index())) {
                         continue;
                     }
@@ -166,19 +198,11 @@ fn wins_text(wins: &PairedWins, w: &str, [a, b]: [&str; 2]) -> String {
 }
 
 /// The distance of W's wins under both tables: over every position, and over the games' positions.
-fn distance_figures(
-    study: &LoadedStudy,
-    cells: &[CellResult],
-    claim: &str,
-    [a, b]: [&Measure; 2],
-    w: usize,
-) -> anyhow::Result<Vec<TableFigure>> {
-    let variants = [a, b].map(|m| m.resolved().variant);
-    let Some(paired) = Paired::read(study, cells, variants, w)? else { return Ok(Vec::new()) };
+fn distance_figures(paired: &Paired, claim: &str, [a, b]: [&Measure; 2], w: usize) -> Vec<TableFigure> {
     let fixed = fixed_by_the_apex(&paired.games[0], &paired.games[1], w);
     let names = [a.variant.as_str(), b.variant.as_str()];
     let who = paired.games[0].side_names()[w];
-    Ok(paired
+    paired
         .sets()
         .into_iter()
         .filter_map(|(over, wins)| {
@@ -192,24 +216,13 @@ fn distance_figures(
                 fixed: fixed.clone(),
             })
         })
-        .collect())
+        .collect()
 }
 
 /// The share of W's wins under `a` that are not wins under `b`: over every position, and over the
 /// games' positions.
-fn gained_figures(
-    study: &LoadedStudy,
-    cells: &[CellResult],
-    claim: &str,
-    [a, b]: [&str; 2],
-    side: &str,
-) -> anyhow::Result<Vec<TableFigure>> {
-    let (Some(va), Some(vb)) = (study.variant_index(a), study.variant_index(b)) else {
-        return Ok(Vec::new());
-    };
-    let Some(w) = study.side_index(va, side) else { return Ok(Vec::new()) };
-    let Some(paired) = Paired::read(study, cells, [va, vb], w)? else { return Ok(Vec::new()) };
-    Ok(paired
+fn gained_figures(paired: &Paired, claim: &str, [a, b]: [&str; 2], side: &str) -> Vec<TableFigure> {
+    paired
         .sets()
         .into_iter()
         .filter(|(_, wins)| wins.both + wins.only_a > 0)
@@ -222,7 +235,7 @@ fn gained_figures(
             );
             TableFigure { claim: claim.to_string(), over, values: vec![share], text, fixed: None }
         })
-        .collect())
+        .collect()
 }
 
 /// Why the rules fix that W's wins are no longer under `a` than under `b`, if they do: `a` is `b` with
@@ -251,8 +264,8 @@ fn down_to_figure(
     let Some((game, table)) = table_for(study, m.resolved().variant)? else { return Ok(None) };
     let names = game.side_names();
     let mut per_rung = vec![(0u32, 0u32); study.labels.len()];
-    for (skill, states) in positions_of(cells, m.resolved().variant, &game)? {
-        let first = states.iter().enumerate().find(|(_, s)| s.rebels.count_ones() <= k);
+    for (skill, line) in positions_of(cells, m.resolved().variant, &game)? {
+        let first = line.states().iter().enumerate().find(|(_, s)| s.rebels.count_ones() <= k);
         let Some((ply, s)) = first.filter(|(_, s)| s.result.is_none()) else { continue };
         let Some(value) = table.probe(s) else { continue };
         let left = game.max_plies().saturating_sub(ply as u32);
