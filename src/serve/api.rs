@@ -9,7 +9,7 @@
 //! | `GET /api/rulesets` | every ruleset: options, sides, the strongest shipped agent |
 //! | `POST /api/position` | `{spec, start?, moves}`: the position after the moves |
 //! | `POST /api/analyse` | `{spec, start?, moves, agent?, simulations?}`: network, search, table |
-//! | `POST /api/games` | `{spec, side?, agent?, seed?}`: opens a game against an agent |
+//! | `POST /api/games` | `{spec, start?, moves?, side?, agent?, seed?}`: opens a game against an agent, from a line |
 //! | `GET`/`DELETE /api/games/{id}` | the game; closes it |
 //! | `POST /api/games/{id}/move` `/undo` `/resign` | `{move}`; takes back; resigns |
 //! | `GET /api/records?file=&cell=&result=&offset=&limit=` | the games files' games, filtered |
@@ -324,6 +324,9 @@ async fn analyse(State(server): State<Arc<Server>>, body: Body) -> Result<Json<A
 #[serde(deny_unknown_fields)]
 struct OpenRequest {
     spec: String,
+    start: Option<String>,
+    #[serde(default)]
+    moves: Vec<String>,
     side: Option<String>,
     agent: Option<String>,
     seed: Option<u64>,
@@ -337,7 +340,8 @@ async fn open_game(State(server): State<Arc<Server>>, body: Body) -> Result<Json
     let opened = tokio::task::spawn_blocking(move || {
         let game = server.ruleset(&request.spec)?;
         let agent = request.agent.as_deref().map(|text| server.checked_agent(text)).transpose()?;
-        server.games.open(NewGame { game, side: request.side, agent, seed: request.seed })
+        let OpenRequest { start, moves, side, seed, .. } = request;
+        server.games.open(NewGame { game, start, moves, side, agent, seed })
     });
     let view = opened.await.map_err(|e| BadRequest(format!("opening the game failed: {e}")))??;
     Ok(Json(view))

@@ -1,8 +1,10 @@
-//! Games being played in the browser: a person against an agent. Each game keeps its ruleset, the
-//! moves played (as text; the position is replayed from them when needed) and, while the agent thinks,
-//! the [`Watch`] of its search. A search runs on a blocking thread once a core is free; its move is
-//! played only if the game has not changed since it began (an undo, a resignation or closing the game
-//! stops it and discards it).
+//! Games being played in the browser: a person against an agent. Each game keeps its line as it is
+//! played ([`LiveLine`]: the positions, and the moves in notation and as a move list shows them), so a
+//! move or a look costs the same at ply 10 and at ply 10,000; and, while the agent thinks, the
+//! [`Watch`] of its search. Each game has its own lock, taken after the short-held lock of the list of
+//! games, so a request on one game never waits for another. A search runs on a blocking thread once a
+//! core is free; its move is played only if the game has not changed since it began (an undo, a
+//! resignation or closing the game stops it and discards it).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -13,17 +15,107 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
+use super::board::Drawable;
 use super::error::{ApiError, BadRequest};
-use super::position::{PositionView, replay, view};
+use super::position::{PositionView, replay, view_of};
 use crate::agents::{AgentSpec, Watch};
-use crate::game::{AnyGame, Game, GameRecord, Side};
+use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side};
 use crate::seed::derive_seed;
 use crate::with_game;
 
+/// An open game's line, whatever its family.
+trait LiveLine: Send {
+    fn view(&self) -> PositionView;
+    /// Whether the rules have ended the game.
+    fn is_over(&self) -> bool;
+    fn to_move(&self) -> Side;
+    fn plies(&self) -> usize;
+    /// Plays a move given in notation.
+    fn play(&mut self, text: &str) -> Result<(), BadRequest>;
+    /// Takes back the last move; the side that had played it, or `None` at the start.
+    fn undo(&mut self) -> Option<Side>;
+    fn side_names(&self) -> [&'static str; 2];
+    fn record(&self, agents: BTreeMap<String, String>, seed: u64) -> GameRecord;
+    /// The agent's move here, in notation, and what it said of it.
+    fn think(&self, agent: &AgentSpec, seed: u64, watch: &Watch) -> Result<(String, Option<String>), String>;
+    fn boxed_clone(&self) -> Box<dyn LiveLine>;
+}
+
+/// A line with its moves formatted once, as they are played.
+#[derive(Clone)]
+struct Kept<G: Drawable> {
+    line: Playthrough<G>,
+    texts: Vec<String>,
+    labels: Vec<String>,
+}
+
+impl<G: Drawable> Kept<G> {
+    fn new(line: Playthrough<G>) -> Kept<G> {
+        let game = line.game();
+        let labels =
+            line.moves().iter().zip(line.states()).map(|(&mv, before)| game.move_label(before, mv)).collect();
+        Kept { texts: line.move_texts(), labels, line }
+    }
+}
+
+impl<G: Drawable> LiveLine for Kept<G> {
+    fn view(&self) -> PositionView {
+        view_of(&self.line, self.texts.clone(), self.labels.clone())
+    }
+
+    fn is_over(&self) -> bool {
+        self.line.is_over()
+    }
+
+    fn to_move(&self) -> Side {
+        self.line.game().to_move(self.line.state())
+    }
+
+    fn plies(&self) -> usize {
+        self.line.moves().len()
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), BadRequest> {
+        let before = self.line.state().clone();
+        let mv = self.line.play_text(text).map_err(|e| BadRequest(e.to_string()))?;
+        let game = self.line.game();
+        self.texts.push(game.format_move(&before, mv));
+        self.labels.push(game.move_label(&before, mv));
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Option<Side> {
+        let ply = self.plies().checked_sub(1)?;
+        let mover = self.line.game().to_move(&self.line.states()[ply]);
+        self.line.undo();
+        self.texts.pop();
+        self.labels.pop();
+        Some(mover)
+    }
+
+    fn side_names(&self) -> [&'static str; 2] {
+        self.line.game().side_names()
+    }
+
+    fn record(&self, agents: BTreeMap<String, String>, seed: u64) -> GameRecord {
+        GameRecord::of_line(&self.line, agents, seed)
+    }
+
+    fn think(&self, agent: &AgentSpec, seed: u64, watch: &Watch) -> Result<(String, Option<String>), String> {
+        let game = self.line.game();
+        let mut agent = agent.build(game, seed).map_err(|e| e.to_string())?;
+        let mv = agent.choose_watched(&self.line, watch);
+        Ok((game.format_move(self.line.state(), mv), agent.last_note()))
+    }
+
+    fn boxed_clone(&self) -> Box<dyn LiveLine> {
+        Box::new(self.clone())
+    }
+}
+
 /// One game in progress.
 struct OpenGame {
-    game: AnyGame,
-    moves: Vec<String>,
+    line: Box<dyn LiveLine>,
     /// The person's side; the agent plays the other.
     human: Side,
     agent: AgentSpec,
@@ -40,36 +132,28 @@ struct OpenGame {
     /// The game's number in the played-games file, once it is saved there.
     saved_as: Option<usize>,
     last_used: Instant,
+    /// Closed (or closed to make room) while a request held it: it changes no more.
+    closed: bool,
 }
 
 impl OpenGame {
-    fn line_view(&self) -> PositionView {
-        with_game!(&self.game, |g| view(
-            &replay(g, None, &self.moves).expect("an open game's moves are legal")
-        ))
-    }
-
     /// Whether the game has ended, by the rules or by resignation.
     fn is_over(&self) -> bool {
-        self.resigned || self.line_view().outcome.is_some()
+        self.resigned || self.line.is_over()
     }
 
-    fn agent_to_move(&self, view: &PositionView) -> bool {
-        view.outcome.is_none() && !self.resigned && view.to_move != self.human.index()
+    fn agent_to_move(&self) -> bool {
+        !self.is_over() && self.line.to_move() != self.human
     }
 
     /// The game as a record for the played-games file.
     fn record(&self) -> GameRecord {
-        let names = with_game!(&self.game, |g| g.side_names());
+        let names = self.line.side_names();
         let agents = BTreeMap::from([
             (names[self.human.index()].to_string(), "human".to_string()),
             (names[self.human.opponent().index()].to_string(), self.agent.to_string()),
         ]);
-        let mut record = with_game!(&self.game, |g| GameRecord::of_line(
-            &replay(g, None, &self.moves).expect("an open game's moves are legal"),
-            agents,
-            self.seed
-        ));
+        let mut record = self.line.record(agents, self.seed);
         if self.resigned {
             record.winner = Some(names[self.human.opponent().index()].to_string());
             record.reason = "resignation".to_string();
@@ -121,9 +205,12 @@ pub struct OpenGames {
     played: PathBuf,
 }
 
+type Shared = Arc<Mutex<OpenGame>>;
+
+/// The list of games: held only to find, add or remove one, never while a game is worked on.
 #[derive(Default)]
 struct Inner {
-    games: HashMap<u64, OpenGame>,
+    games: HashMap<u64, Shared>,
     opened: u64,
     /// The games closed to make room for newer ones (the latest [`EVICTIONS_REMEMBERED`]), so that a
     /// page still showing one is told why it is gone.
@@ -133,9 +220,17 @@ struct Inner {
 /// Closed games remembered as closed to make room.
 const EVICTIONS_REMEMBERED: usize = 4096;
 
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn no_game(id: u64) -> ApiError {
+    ApiError::not_found(format!("no open game {id}"))
+}
+
 impl Inner {
     /// Game `id`, or why there is none: 410 for a game closed to make room, 404 otherwise.
-    fn game(&mut self, id: u64) -> Result<&mut OpenGame, ApiError> {
+    fn game(&self, id: u64) -> Result<Shared, ApiError> {
         if self.evicted.contains(&id) {
             return Err(ApiError {
                 status: axum::http::StatusCode::GONE,
@@ -145,7 +240,29 @@ impl Inner {
                 ),
             });
         }
-        self.games.get_mut(&id).ok_or_else(|| ApiError::not_found(format!("no open game {id}")))
+        self.games.get(&id).cloned().ok_or_else(|| no_game(id))
+    }
+
+    /// Closes the least recently used game whose agent is not thinking (a game a request holds now is
+    /// in use, so not a candidate); false when every game is busy.
+    fn evict_one(&mut self) -> bool {
+        let idle = self
+            .games
+            .iter()
+            .filter_map(|(&id, game)| {
+                let game = game.try_lock().ok()?;
+                game.thinking.is_none().then_some((id, game.last_used))
+            })
+            .min_by_key(|&(_, used)| used);
+        let Some((oldest, _)) = idle else { return false };
+        if let Some(game) = self.games.remove(&oldest) {
+            lock(&game).closed = true;
+        }
+        self.evicted.insert(oldest);
+        if self.evicted.len() > EVICTIONS_REMEMBERED {
+            self.evicted.pop_first();
+        }
+        true
     }
 }
 
@@ -153,7 +270,11 @@ impl Inner {
 /// the server may read.
 pub struct NewGame {
     pub game: AnyGame,
-    /// The person's side by name; by default the side that moves first.
+    /// The position to start from (the ruleset's start when `None`) and the moves played from it
+    /// before the person takes over.
+    pub start: Option<String>,
+    pub moves: Vec<String>,
+    /// The person's side by name; by default the side to move after `moves`.
     pub side: Option<String>,
     /// The opponent; by default the strongest shipped agent for the ruleset.
     pub agent: Option<AgentSpec>,
@@ -168,13 +289,14 @@ impl OpenGames {
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.inner)
     }
 
     /// Stops every search (the server is shutting down).
     pub fn stop_all(&self) {
-        for game in self.lock().games.values() {
-            if let Some(watch) = &game.thinking {
+        let games: Vec<Shared> = self.lock().games.values().cloned().collect();
+        for game in games {
+            if let Some(watch) = &lock(&game).thinking {
                 watch.stop();
             }
         }
@@ -187,7 +309,7 @@ impl OpenGames {
     fn view(id: u64, game: &OpenGame, open_games: usize) -> GameView {
         GameView {
             id,
-            position: game.line_view(),
+            position: game.line.view(),
             human: game.human.index(),
             agent: game.agent.to_string(),
             seed: game.seed,
@@ -211,32 +333,36 @@ impl OpenGames {
         id: u64,
         change: impl FnOnce(&mut OpenGame) -> Result<(), ApiError>,
     ) -> Result<GameView, ApiError> {
-        let mut inner = self.lock();
-        let open_games = inner.games.len();
-        let game = inner.game(id)?;
-        let was_over = game.is_over();
-        change(game)?;
-        game.last_used = Instant::now();
-        let position = game.line_view();
-        if game.agent_to_move(&position) && game.thinking.is_none() && game.error.is_none() {
-            start_thinking(self, id, game);
+        let (shared, open_games) = {
+            let inner = self.lock();
+            (inner.game(id)?, inner.games.len())
+        };
+        let mut game = lock(&shared);
+        if game.closed {
+            return Err(no_game(id));
         }
-        let to_save = (!was_over && game.is_over() && game.saved_as.is_none()).then(|| game.record());
-        if let Some(record) = to_save {
-            match crate::game::record::append_record(&self.played, &record) {
+        let was_over = game.is_over();
+        change(&mut game)?;
+        game.last_used = Instant::now();
+        if game.agent_to_move() && game.thinking.is_none() && game.error.is_none() {
+            start_thinking(self, id, &mut game);
+        }
+        if !was_over && game.is_over() && game.saved_as.is_none() {
+            match crate::game::record::append_record(&self.played, &game.record()) {
                 Ok(index) => game.saved_as = Some(index),
                 Err(e) => game.error = Some(format!("could not save the game: {e:#}")),
             }
         }
-        Ok(Self::view(id, game, open_games))
+        Ok(Self::view(id, &game, open_games))
     }
 
-    /// Opens a game; the agent starts thinking at once if its side moves first.
+    /// Opens a game; the agent starts thinking at once if its side is to move.
     pub fn open(self: &Arc<Self>, request: NewGame) -> Result<GameView, ApiError> {
-        let NewGame { game, side, agent, seed } = request;
-        let chosen: Result<(Side, AgentSpec), BadRequest> = with_game!(&game, |g| {
+        let NewGame { game, start, moves, side, agent, seed } = request;
+        let chosen: Result<(Box<dyn LiveLine>, Side, AgentSpec), BadRequest> = with_game!(&game, |g| {
+            let line = replay(g, start.as_deref(), &moves)?;
             let human = match &side {
-                None => g.to_move(&g.start()),
+                None => g.to_move(line.state()),
                 Some(name) => crate::game::side_by_name(g, name).ok_or_else(|| {
                     BadRequest(format!(
                         "`{name}` is not a side of {}; its sides are {}",
@@ -248,34 +374,18 @@ impl OpenGames {
             let agent = agent.unwrap_or_else(|| AgentSpec::strongest_shipped(&game));
             // Built once now so a network that does not fit the ruleset is refused here, not later.
             agent.build(g, 0).map_err(|e| BadRequest(e.to_string()))?;
-            Ok((human, agent))
+            Ok((Box::new(Kept::new(line)) as Box<dyn LiveLine>, human, agent))
         });
-        let (human, agent) = chosen?;
+        let (line, human, agent) = chosen?;
         let mut inner = self.lock();
         inner.opened += 1;
         let id = inner.opened;
         let seed = seed.unwrap_or_else(|| derive_seed(self.seed, id));
-        if inner.games.len() >= MAX_OPEN_GAMES {
-            let idle =
-                inner.games.iter().filter(|(_, g)| g.thinking.is_none()).min_by_key(|(_, g)| g.last_used);
-            match idle.map(|(&id, _)| id) {
-                Some(oldest) => {
-                    inner.games.remove(&oldest);
-                    inner.evicted.insert(oldest);
-                    if inner.evicted.len() > EVICTIONS_REMEMBERED {
-                        inner.evicted.pop_first();
-                    }
-                }
-                None => {
-                    return Err(ApiError::busy(format!(
-                        "{MAX_OPEN_GAMES} games are thinking; try again soon"
-                    )));
-                }
-            };
+        if inner.games.len() >= MAX_OPEN_GAMES && !inner.evict_one() {
+            return Err(ApiError::busy(format!("{MAX_OPEN_GAMES} games are thinking; try again soon")));
         }
         let open = OpenGame {
-            game,
-            moves: Vec::new(),
+            line,
             human,
             agent,
             seed,
@@ -286,8 +396,9 @@ impl OpenGames {
             error: None,
             saved_as: None,
             last_used: Instant::now(),
+            closed: false,
         };
-        inner.games.insert(id, open);
+        inner.games.insert(id, Arc::new(Mutex::new(open)));
         drop(inner);
         self.update(id, |_| Ok(()))
     }
@@ -305,17 +416,10 @@ impl OpenGames {
             if game.resigned {
                 return Err(BadRequest("the game is over: resigned".to_string()).into());
             }
-            let position = game.line_view();
-            if position.outcome.is_none() && position.to_move != game.human.index() {
+            if !game.line.is_over() && game.line.to_move() != game.human {
                 return Err(BadRequest("it is the agent's turn".to_string()).into());
             }
-            let played = with_game!(&game.game, |g| {
-                let mut line = replay(g, None, &game.moves)?;
-                line.play_text(text)
-                    .map(|mv| g.format_move(&line.states()[line.states().len() - 2], mv))
-                    .map_err(|e| BadRequest(e.to_string()))
-            })?;
-            game.moves.push(played);
+            game.line.play(text)?;
             game.version += 1;
             game.error = None;
             Ok(())
@@ -333,21 +437,13 @@ impl OpenGames {
             game.resigned = false;
             game.error = None;
             game.saved_as = None;
-            let human_moved = |game: &OpenGame, ply: usize| {
-                let mover = with_game!(&game.game, |g| {
-                    let line = replay(g, None, &game.moves[..ply]).expect("legal");
-                    g.to_move(line.state())
-                });
-                mover == game.human
-            };
-            let before = game.moves.len();
-            while let Some(ply) = game.moves.len().checked_sub(1) {
-                game.moves.pop();
-                if human_moved(game, ply) {
+            let before = game.line.plies();
+            while let Some(mover) = game.line.undo() {
+                if mover == game.human {
                     break;
                 }
             }
-            if game.moves.len() == before {
+            if game.line.plies() == before {
                 return Err(BadRequest("nothing to undo".to_string()).into());
             }
             Ok(())
@@ -369,9 +465,10 @@ impl OpenGames {
     }
 
     pub fn close(&self, id: u64) -> Result<(), ApiError> {
-        let game = self.lock().games.remove(&id);
-        let game = game.ok_or_else(|| ApiError::not_found(format!("no open game {id}")))?;
-        if let Some(watch) = game.thinking {
+        let game = self.lock().games.remove(&id).ok_or_else(|| no_game(id))?;
+        let mut game = lock(&game);
+        game.closed = true;
+        if let Some(watch) = game.thinking.take() {
             watch.stop();
         }
         Ok(())
@@ -383,9 +480,8 @@ impl OpenGames {
 fn start_thinking(games: &Arc<OpenGames>, id: u64, game: &mut OpenGame) {
     let watch = Arc::new(Watch::default());
     game.thinking = Some(watch.clone());
-    let (any, agent, moves, version) =
-        (game.game.clone(), game.agent.clone(), game.moves.clone(), game.version);
-    let seed = derive_seed(game.seed, moves.len() as u64);
+    let (line, agent, version) = (game.line.boxed_clone(), game.agent.clone(), game.version);
+    let seed = derive_seed(game.seed, line.plies() as u64);
     let games = games.clone();
     tokio::spawn(async move {
         let Ok(_permit) = games.searches.acquire().await else { return };
@@ -394,25 +490,16 @@ fn start_thinking(games: &Arc<OpenGames>, id: u64, game: &mut OpenGame) {
         }
         watch.start_clock(Instant::now() + games.think_limit);
         let thinker = watch.clone();
-        let chosen = tokio::task::spawn_blocking(move || {
-            let chosen: Result<(String, Option<String>), String> = with_game!(&any, |g| {
-                let line = replay(g, None, &moves).map_err(|e| e.0)?;
-                let mut agent = agent.build(g, seed).map_err(|e| e.to_string())?;
-                let mv = agent.choose_watched(&line, &thinker);
-                Ok((g.format_move(line.state(), mv), agent.last_note()))
-            });
-            chosen
-        })
-        .await
-        .unwrap_or_else(|e| Err(format!("the agent failed: {e}")));
+        let chosen = tokio::task::spawn_blocking(move || line.think(&agent, seed, &thinker))
+            .await
+            .unwrap_or_else(|e| Err(format!("the agent failed: {e}")));
         let _ = games.update(id, |game| {
             if game.version != version {
                 return Ok(()); // undone, resigned or restarted while it thought
             }
             game.thinking = None;
-            match chosen {
-                Ok((mv, note)) => {
-                    game.moves.push(mv);
+            match chosen.and_then(|(mv, note)| game.line.play(&mv).map(|()| note).map_err(|e| e.0)) {
+                Ok(note) => {
                     game.version += 1;
                     game.note = note;
                 }

@@ -54,8 +54,9 @@ pub struct ServeConfig {
     pub allowed_hosts: Vec<String>,
 }
 
-/// The largest request body accepted.
-pub const MAX_REQUEST_BYTES: usize = 64 * 1024;
+/// The largest request body accepted: room for a line of about 50,000 plies (each request body is
+/// held whole while it is read, so this times the connection cap bounds the memory bodies take).
+pub const MAX_REQUEST_BYTES: usize = 512 * 1024;
 
 /// Everything the handlers share.
 pub struct Server {

@@ -51,6 +51,19 @@ pub struct MoveView {
 
 pub fn view<G: Drawable>(line: &Playthrough<G>) -> PositionView {
     let game = line.game();
+    let labels =
+        line.moves().iter().zip(line.states()).map(|(&mv, before)| game.move_label(before, mv)).collect();
+    view_of(line, line.move_texts(), labels)
+}
+
+/// The view of `line` given its moves in notation and as a move list shows them (kept by an open game
+/// as it is played, so a look at a long game does not format every move again).
+pub fn view_of<G: Drawable>(
+    line: &Playthrough<G>,
+    moves: Vec<String>,
+    move_labels: Vec<String>,
+) -> PositionView {
+    let game = line.game();
     let state = line.state();
     let plies = line.moves().len();
     let last = plies.checked_sub(1).map(|i| game.move_ends(&line.states()[i], line.moves()[i]));
@@ -63,8 +76,6 @@ pub fn view<G: Drawable>(line: &Playthrough<G>) -> PositionView {
         })
         .collect();
     let outcome = line.outcome();
-    let move_labels =
-        line.moves().iter().zip(line.states()).map(|(&mv, before)| game.move_label(before, mv)).collect();
     let by_side = |state: &G::State| {
         game.pieces(state).iter().fold([0usize; 2], |mut n, p| {
             n[p.side] += 1;
@@ -78,7 +89,7 @@ pub fn view<G: Drawable>(line: &Playthrough<G>) -> PositionView {
         board: game.drawing(),
         pieces: game.pieces(state),
         to_move: game.to_move(state).index(),
-        moves: line.move_texts(),
+        moves,
         move_labels,
         counts,
         taken: [0, 1].map(|side| at_start[side].saturating_sub(counts[side])),
