@@ -1,7 +1,7 @@
 //! Matches between two agents: games with alternating seats, played in parallel, each from its own
 //! seed, so that one seed gives the same games whatever the number of threads.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -48,12 +48,23 @@ pub struct MatchSettings<'a> {
     /// The index of the first game to play: a match grown from `first` games plays only the new ones,
     /// each as it would have been played in one run.
     pub first: usize,
+    /// Games played already (a resumed match's): neither played again nor returned.
+    pub played: Option<&'a BTreeSet<usize>>,
 }
 
 impl MatchSettings<'_> {
     /// `games` games from `seed` on `threads` threads, opening with `opening` random plies.
     pub fn new(games: usize, seed: u64, threads: usize, opening: u32) -> MatchSettings<'static> {
-        MatchSettings { games, seed, threads, opening, paired_openings: false, book: None, first: 0 }
+        MatchSettings {
+            games,
+            seed,
+            threads,
+            opening,
+            paired_openings: false,
+            book: None,
+            first: 0,
+            played: None,
+        }
     }
 }
 
@@ -106,8 +117,9 @@ pub fn random_opening<G: Game>(line: &mut Playthrough<G>, plies: u32, seed: u64)
 }
 
 /// Plays `settings.games` games between agent A (`specs[0]`) and agent B (`specs[1]`): in game `i`,
-/// A plays side `i % 2`, so seats alternate. Records come back in game order; `on_game_done` is
-/// called as each game ends (in any order), e.g. to advance a progress bar.
+/// A plays side `i % 2`, so seats alternate. Records come back in game order (`settings.played` left
+/// out); `on_game_done` is called as each game ends (in any order), e.g. to keep it or advance a
+/// progress bar.
 pub fn run_match<G: NetGame>(
     game: &G,
     specs: [&AgentSpec; 2],
@@ -131,6 +143,9 @@ pub fn run_match<G: NetGame>(
                     let index = next.fetch_add(1, Ordering::Relaxed);
                     if index >= settings.games {
                         return;
+                    }
+                    if settings.played.is_some_and(|played| played.contains(&index)) {
+                        continue;
                     }
                     // A panic in an agent ends the match with an error, not a hung or lost run.
                     let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -167,7 +182,10 @@ pub fn run_match<G: NetGame>(
         return Err(e);
     }
     let records = records.into_inner().expect("no worker panicked");
-    Ok(records.into_iter().map(|r| r.expect("every game was played")).collect())
+    let wanted =
+        |offset: usize| settings.played.is_none_or(|played| !played.contains(&(settings.first + offset)));
+    let records = records.into_iter().enumerate().filter(|&(offset, _)| wanted(offset));
+    Ok(records.map(|(_, r)| r.expect("every game was played")).collect())
 }
 
 /// Game `index` of a match: its seed, its seating, its record.

@@ -6,12 +6,14 @@
 
 pub mod alphabeta;
 pub mod arena;
+pub mod match_folder;
 pub mod mcts;
 pub mod perfect;
 pub mod random;
 pub mod spec;
 
 pub use arena::{BookOpenings, MatchSettings, MatchSummary, play_game, random_opening, run_match};
+pub use match_folder::{MatchFolder, MatchFolderError, MatchIdentity};
 pub use mcts::SearchSettings;
 pub use spec::{AgentError, AgentSpec, MAX_SIMULATIONS, MctsSettings, NetSettings};
 

@@ -1,17 +1,20 @@
 //! `rebel-zero match SPEC --agent A --agent B --games N --seed S [--opening PLIES | --book GAMES]
 //! [--sprt ELO0,ELO1] [--out DIR] [--threads T]`: a match with alternating seats, a progress bar, a
-//! summary table, and optionally `DIR/games.jsonl` and `DIR/summary.json`; with `--sprt`, played in
-//! game pairs until a sequential test decides whether A is the stronger.
+//! summary table, and optionally `DIR/games.jsonl` (each game kept as it ends) and `DIR/summary.json`;
+//! with `--sprt`, played in game pairs until a sequential test decides whether A is the stronger. The
+//! same command run again on a stopped match's `DIR` resumes it ([`MatchFolder`]).
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::common::{load_game, usage, usage_bail};
-use crate::agents::{AgentSpec, BookOpenings, MatchSettings, MatchSummary, run_match};
+use crate::agents::{
+    AgentSpec, BookOpenings, MatchFolder, MatchIdentity, MatchSettings, MatchSummary, run_match,
+};
 use crate::game::{Game, GameRecord, Playthrough, read_records, recorded_openings};
 use crate::lab::analysis::cluster_of;
 use crate::lab::sprt::{Decision, Pentanomial, Sprt, pair_index};
@@ -36,7 +39,8 @@ pub struct MatchArgs {
     /// Match seed; game i's seed is derived from it and i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Directory for games.jsonl and summary.json (nothing is written without it).
+    /// Directory for games.jsonl (each game as it ends) and summary.json; nothing is written without
+    /// it. The same command run again on the folder of a stopped match resumes it.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads, and the cores used (default: all cores). The games do not depend on it.
@@ -87,9 +91,6 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         }
     }
     let threads = super::common::worker_threads(args.threads)?;
-    if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
     let game = load_game(&args.spec)?;
     with_game!(&game, |g| {
         let book = match &args.book {
@@ -103,10 +104,45 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             (None, Some(book_games), Some(_)) => book_games,
             (None, _, _) => DEFAULT_GAMES,
         };
+        let folder = match &args.out {
+            Some(dir) => {
+                let identity = MatchIdentity {
+                    spec: g.spec().to_string(),
+                    agents: [a.to_string(), b.to_string()],
+                    seed: args.seed,
+                    opening: args.opening,
+                    book: book.as_ref().map(|(lines, _)| MatchIdentity::book_hash(lines)),
+                    sprt: args.sprt.map(|test| [test.elo0, test.elo1]),
+                };
+                let folder = MatchFolder::open(dir, &identity)
+                    .map_err(|e| if e.is_usage() { usage(e) } else { anyhow::Error::new(e) })?;
+                Some(folder)
+            }
+            None => None,
+        };
+        // A resumed match keeps the games it played (those past a smaller --games aside).
+        let kept: BTreeMap<usize, GameRecord> = folder
+            .as_ref()
+            .map(|f| f.kept.iter().filter(|&(&i, _)| i < games).map(|(&i, r)| (i, r.clone())).collect())
+            .unwrap_or_default();
+        if let (Some(dir), false) = (&args.out, kept.is_empty()) {
+            eprintln!(
+                "resuming the match in {}: {} of its games were played already",
+                dir.display(),
+                kept.len()
+            );
+        }
         let progress = ProgressBar::new(games as u64).with_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
                 .expect("a valid template"),
         );
+        progress.set_position(kept.len() as u64);
+        let on_game = |record: &GameRecord| {
+            progress.inc(1);
+            if let Some(folder) = &folder {
+                folder.append(record);
+            }
+        };
         if let (Some(book_games), Some((lines, source))) = (book_games, &book)
             && games > book_games
         {
@@ -129,10 +165,18 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             book.as_ref().map(|(lines, source)| BookOpenings { lines, per_line: GAMES_PER_OPENING, source });
         let (records, sprt) = match args.sprt {
             Some(test) => {
-                let (records, result) = play_until_decided(g, [&a, &b], settings, test, &progress)?;
+                let (records, result) =
+                    play_until_decided(g, [&a, &b], settings, test, &kept, &on_game, &progress)?;
                 (records, Some(result))
             }
-            None => (run_match(g, [&a, &b], settings, &|_| progress.inc(1))?, None),
+            None => {
+                let played: BTreeSet<usize> = kept.keys().copied().collect();
+                let new =
+                    run_match(g, [&a, &b], MatchSettings { played: Some(&played), ..settings }, &on_game)?;
+                let mut all = kept.clone();
+                all.extend(new.into_iter().map(|r| (r.game, r)));
+                (all.into_values().collect(), None)
+            }
         };
         progress.finish_and_clear();
         settings.games = records.len();
@@ -140,8 +184,11 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         let book_lines = book.as_ref().map(|(lines, _)| lines.len());
         let score_a = score_of_a(g, &records, book_lines, settings.paired_openings);
         let summary = Summary { score_a, sprt, summary };
-        if let Some(dir) = &args.out {
-            write_results(dir, &records, &summary)?;
+        if let Some(folder) = &folder {
+            if let Some(failure) = folder.append_failure() {
+                eprintln!("warning: a game could not be kept as it ended ({failure}); writing them all now");
+            }
+            folder.finish(&records, &summary)?;
         }
         if args.json {
             return super::common::print_json(&summary);
@@ -151,12 +198,8 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         if let Some(sprt) = &summary.sprt {
             print_sprt(sprt);
         }
-        if let Some(dir) = &args.out {
-            println!(
-                "wrote {} and {}",
-                dir.join("games.jsonl").display(),
-                dir.join("summary.json").display()
-            );
+        if let Some(folder) = &folder {
+            println!("wrote {} and {}", folder.games_path().display(), folder.summary_path().display());
         }
     });
     Ok(())
@@ -192,12 +235,15 @@ struct SprtResult {
 /// Game pairs (games 2k and 2k + 1: one opening, from the book or drawn at random, seats swapped), a
 /// look of [`GAMES_PER_LOOK`] at a time, until `test` decides or `settings.games` are played. Game `i`
 /// is the same game whenever the test stops (its seed and opening depend on `i` alone), so a test's
-/// stopping point is reproducible from its seed.
+/// stopping point is reproducible from its seed, and a test resumed with the games of `kept` stops
+/// where one run straight through does.
 fn play_until_decided<G: NetGame>(
     game: &G,
     specs: [&AgentSpec; 2],
     settings: MatchSettings,
     test: Sprt,
+    kept: &BTreeMap<usize, GameRecord>,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
     progress: &ProgressBar,
 ) -> anyhow::Result<(Vec<GameRecord>, SprtResult)> {
     let names = game.side_names();
@@ -209,11 +255,14 @@ fn play_until_decided<G: NetGame>(
     let mut pentanomial = [0; 5];
     let mut decision = Decision::Continue;
     while decision == Decision::Continue && records.len() < settings.games {
-        let games = (records.len() + batch).min(settings.games);
-        let played =
-            run_match(game, specs, MatchSettings { first: records.len(), games, ..settings }, &|_| {
-                progress.inc(1)
-            })?;
+        let (first, games) = (records.len(), (records.len() + batch).min(settings.games));
+        let here: BTreeSet<usize> = kept.range(first..games).map(|(&i, _)| i).collect();
+        let new =
+            run_match(game, specs, MatchSettings { first, games, played: Some(&here), ..settings }, on_game)?;
+        let mut played: BTreeMap<usize, GameRecord> =
+            kept.range(first..games).map(|(&i, r)| (i, r.clone())).collect();
+        played.extend(new.into_iter().map(|r| (r.game, r)));
+        let played: Vec<GameRecord> = played.into_values().collect();
         for look in played.chunks(GAMES_PER_LOOK) {
             // Every pair counts, a random opening drawn twice too: the pairs are independent draws
             // from the openings' distribution, which is what the test measures over. (A book is a
@@ -422,20 +471,6 @@ fn print_summary<G: Game>(game: &G, summary: &MatchSummary) {
         summary.draws_by_reason.iter().map(|(reason, n)| format!("{reason} {n}")).collect();
     println!("draws: {}", if draws.is_empty() { "none".to_string() } else { draws.join(", ") });
     println!("mean length: {:.1} plies", summary.mean_plies);
-}
-
-fn write_results(dir: &Path, records: &[GameRecord], summary: &Summary) -> anyhow::Result<()> {
-    let mut games = Vec::new();
-    for record in records {
-        serde_json::to_writer(&mut games, record)?;
-        games.push(b'\n');
-    }
-    crate::files::write_atomic(&dir.join("games.jsonl"), &games)?;
-    crate::files::write_atomic(
-        &dir.join("summary.json"),
-        (serde_json::to_string_pretty(summary)? + "\n").as_bytes(),
-    )?;
-    Ok(())
 }
 
 #[cfg(test)]

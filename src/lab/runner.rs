@@ -404,6 +404,7 @@ fn grow_cell(
         paired_openings: false,
         book: (cell.opening > 0).then_some(openings),
         first,
+        played: None,
     };
     let records = with_game!(game, |g| run_match(g, [agent, opponent], settings, &|_| progress.game_done()))?;
     let stats = records.iter().map(|r| game_stats(game, r)).collect::<anyhow::Result<Vec<_>>>()?;

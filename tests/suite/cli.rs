@@ -394,6 +394,97 @@ fn match_sprt_stops_when_the_pairs_decide() {
     }
 }
 
+/// Lines in a games file so far (0 when there is none yet).
+fn lines_in(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path).map_or(0, |text| text.lines().count())
+}
+
+/// A `match --sprt` killed three times and run again each time ends where one run straight through
+/// does, with the same games and summary (before, every game was lost: the folder was written at the
+/// end); a plain match grows from the games it kept; a folder of another match is refused.
+#[test]
+fn a_killed_match_resumes_and_its_sprt_decides_as_one_run_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = |out: &str| -> Vec<String> {
+        let args = ["match", "sixteen-rebels", "--agent", "mcts:sims=400", "--agent", "mcts:sims=100"];
+        let rest = ["--sprt", "0,40", "--opening", "4", "--games", "400", "--threads", "1", "--seed", "5"];
+        let out = dir.path().join(out).display().to_string();
+        args.iter().chain(&rest).map(|a| a.to_string()).chain(["--out".to_string(), out]).collect()
+    };
+    let straight = Command::new(env!("CARGO_BIN_EXE_rebel-zero")).args(command("straight")).output().unwrap();
+    assert!(straight.status.success(), "{}", stderr(&straight));
+    let games = dir.path().join("killed/games.jsonl");
+    for kill_after in [3, 10, 21] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+            .args(command("killed"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        while lines_in(&games) < kill_after && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(lines_in(&games) >= kill_after, "games kept as they end");
+    }
+    let resumed = Command::new(env!("CARGO_BIN_EXE_rebel-zero")).args(command("killed")).output().unwrap();
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(stderr(&resumed).contains("resuming the match in"), "{}", stderr(&resumed));
+    for file in ["games.jsonl", "summary.json"] {
+        let read = |run: &str| std::fs::read_to_string(dir.path().join(run).join(file)).unwrap();
+        assert_eq!(read("straight"), read("killed"), "{file}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("straight/summary.json")).unwrap())
+            .unwrap();
+    assert_ne!(summary["sprt"]["decision"], "continue", "the test decided: {summary}");
+    assert!(summary["games"].as_u64().unwrap() > 21, "it was killed before it decided: {summary}");
+
+    // A plain match of 6 games grown to 10 plays only the 4 new ones: the same as 10 at once.
+    let plain = |games: &str, out: &str| {
+        let out = dir.path().join(out).display().to_string();
+        run(&[
+            "match",
+            "sixteen-rebels",
+            "--agent",
+            "mcts:sims=20",
+            "--agent",
+            "random",
+            "--games",
+            games,
+            "--out",
+            &out,
+        ])
+    };
+    assert!(plain("6", "grown").status.success());
+    let grown = plain("10", "grown");
+    assert!(stderr(&grown).contains("6 of its games were played already"), "{}", stderr(&grown));
+    assert!(plain("10", "at-once").status.success());
+    let read = |run: &str| std::fs::read_to_string(dir.path().join(run).join("games.jsonl")).unwrap();
+    assert_eq!(read("grown"), read("at-once"));
+
+    // Another match into a kept folder is a mistake, named; the folder is left as it was.
+    let out = dir.path().join("grown").display().to_string();
+    let other = run(&[
+        "match",
+        "sixteen-rebels",
+        "--agent",
+        "random",
+        "--agent",
+        "random",
+        "--games",
+        "10",
+        "--out",
+        &out,
+    ]);
+    assert_eq!(other.status.code(), Some(2));
+    let message = stderr(&other);
+    assert!(message.contains("holds another match (agents mcts:sims=20,"), "{message}");
+    assert!(message.contains("vs random there, random vs random now)"), "{message}");
+    assert_eq!(read("grown"), read("at-once"));
+}
+
 /// `quantize` writes a generation's 8-bit scales and measures 8 bits against f32 on recorded games;
 /// what it cannot use is named with exit code 2.
 #[test]
