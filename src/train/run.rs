@@ -93,6 +93,8 @@ fn train_family<G: NetGame>(
 const CALIBRATION_POSITIONS: usize = 2048;
 /// Mixed into the run's seed for the calibration's draws.
 const CALIBRATION_STREAM: u64 = 0xca11b;
+/// Mixed into the run's seed for the learner's samples.
+const SAMPLING_STREAM: u64 = 0x7261_6e64;
 
 /// A run in progress: its network and optimizer, replay window, counters and metrics.
 pub(super) struct Run<'a, G: NetGame> {
@@ -105,7 +107,6 @@ pub(super) struct Run<'a, G: NetGame> {
     replay: ReplayBuffer,
     metrics: Metrics,
     mirror: Option<MirrorMap>,
-    rng: Pcg64Mcg,
     batch: Batch,
     config_text: String,
     started: Instant,
@@ -198,7 +199,6 @@ impl<'a, G: NetGame> Run<'a, G> {
             shape,
             metrics: Metrics::open(&dir.join("logs"))?,
             mirror: if config.replay.mirror { MirrorMap::for_game(&games[0]) } else { None },
-            rng: Pcg64Mcg::seed_from_u64(derive_seed(config.run.seed, 0x7261_6e64 ^ counters.generation)),
             batch: Batch::default(),
             config_text: toml::to_string_pretty(config).expect("the config serialises"),
             started: Instant::now(),
@@ -280,6 +280,10 @@ impl<'a, G: NetGame> Run<'a, G> {
         let (games, games_before) = (&self.games, self.counters.games);
         let (incoming, taken) = (self.incoming.as_deref(), &mut self.taken);
         let mut train_seconds = 0.0;
+        // The learner's draws from the window, seeded by the run and the generation alone, so that a
+        // resumed run draws what the run it resumes would have (a stream kept across generations
+        // started over at the resume, and the run went another way from its first generation).
+        let mut rng = Pcg64Mcg::seed_from_u64(derive_seed(config.run.seed ^ SAMPLING_STREAM, generation));
         let (played, selfplay_seconds) = std::thread::scope(|scope| {
             let selfplay = scope.spawn(|| {
                 let started = Instant::now();
@@ -296,7 +300,7 @@ impl<'a, G: NetGame> Run<'a, G> {
             let bar = progress(show_progress, steps, "training");
             for _ in 0..steps {
                 let batch_size = config.optimizer.batch_size;
-                self.replay.sample(batch_size, actions, self.mirror.as_ref(), &mut self.rng, &mut self.batch);
+                self.replay.sample(batch_size, actions, self.mirror.as_ref(), &mut rng, &mut self.batch);
                 losses.push(self.learner.step(&self.batch));
                 bar.inc(1);
             }

@@ -17,7 +17,7 @@ mod adam;
 mod ops;
 mod params;
 
-pub use params::first_non_finite;
+pub use params::{Collected, collect as collect_parameters, first_non_finite};
 
 use std::ops::Range;
 
