@@ -4,7 +4,7 @@
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
-use flate2::read::GzDecoder;
+use flate2::read::MultiGzDecoder;
 
 /// The first two bytes of every gzip stream (RFC 1952).
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
@@ -47,13 +47,15 @@ pub fn write_atomic_with(
 }
 
 /// The bytes of `path`, decompressed when they are gzip (told by the magic bytes, not the name).
+/// Every member of a gzip file is read (`cat a.gz b.gz` is one valid file); bytes after the last
+/// member that are not another are an error, not silently dropped.
 pub fn read_maybe_gzip(path: &Path) -> io::Result<Vec<u8>> {
     let raw = std::fs::read(path).map_err(|e| at(path, "reading", e))?;
     if !raw.starts_with(&GZIP_MAGIC) {
         return Ok(raw);
     }
     let mut plain = Vec::new();
-    GzDecoder::new(&raw[..]).read_to_end(&mut plain).map_err(|e| at(path, "decompressing", e))?;
+    MultiGzDecoder::new(&raw[..]).read_to_end(&mut plain).map_err(|e| at(path, "decompressing", e))?;
     Ok(plain)
 }
 
@@ -156,6 +158,14 @@ mod tests {
         assert_eq!(read_text(&zipped).unwrap(), "a\nb\n");
         std::fs::write(&plain, [0xff, 0xfe]).unwrap();
         assert!(read_text(&plain).unwrap_err().to_string().contains("not UTF-8"));
+        // Two members read as one text; garbage after the last member is an error naming the file
+        // (it was dropped silently).
+        let member = std::fs::read(&zipped).unwrap();
+        std::fs::write(&zipped, [member.clone(), member.clone()].concat()).unwrap();
+        assert_eq!(read_text(&zipped).unwrap(), "a\nb\na\nb\n");
+        std::fs::write(&zipped, [member, b"trailing garbage".to_vec()].concat()).unwrap();
+        let error = read_text(&zipped).unwrap_err().to_string();
+        assert!(error.contains("decompressing") && error.contains("games.jsonl"), "{error}");
     }
 
     #[test]

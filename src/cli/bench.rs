@@ -20,7 +20,7 @@ pub struct BenchArgs {
     #[arg(long = "spec")]
     specs: Vec<String>,
     /// Seconds to spend on each measurement.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = super::common::measure_seconds)]
     seconds: f64,
     /// Seed of the random playouts.
     #[arg(long, default_value_t = 1)]

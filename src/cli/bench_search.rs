@@ -19,14 +19,14 @@ pub struct BenchSearchArgs {
     /// Rulesets to measure.
     #[arg(long = "spec", default_value = "sixteen-rebels")]
     specs: Vec<String>,
-    /// Simulations per search; each search starts from a fresh tree.
-    #[arg(long, default_value_t = 800)]
+    /// Simulations per search; each search starts from a fresh tree (1..10,000,000, as an agent's).
+    #[arg(long, default_value_t = 800, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::agents::MAX_SIMULATIONS)))]
     sims: u32,
-    /// Leaves per evaluator call.
-    #[arg(long, default_value_t = 1)]
-    batch: usize,
+    /// Leaves per evaluator call (1..4096, as an agent's `batch=`).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    batch: u16,
     /// Seconds per measurement.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 2.0, value_parser = super::common::measure_seconds)]
     seconds: f64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -36,7 +36,6 @@ pub struct BenchSearchArgs {
 }
 
 pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
-    anyhow::ensure!(args.sims >= 1 && args.batch >= 1, "--sims and --batch must be at least 1");
     let budget = Duration::from_secs_f64(args.seconds.max(0.05));
     if !args.json {
         println!("| ruleset | evaluator | win-in-one check | sims/search | batch | simulations/s |");
@@ -49,7 +48,7 @@ pub fn run(args: &BenchSearchArgs) -> anyhow::Result<()> {
             let rollouts = |policy| RolloutEvaluator::new(policy, args.seed);
             let config = SearchConfig {
                 simulations: args.sims,
-                batch: args.batch,
+                batch: usize::from(args.batch),
                 reuse_tree: false,
                 ..SearchConfig::default()
             };

@@ -22,10 +22,10 @@ pub struct BenchTrainArgs {
     #[arg(long, default_value = "b4c32")]
     pub size: TowerSize,
     /// Batch sizes to measure.
-    #[arg(long, value_delimiter = ',', default_value = "256,1024")]
+    #[arg(long, value_delimiter = ',', default_value = "256,1024", value_parser = super::common::bench_batch)]
     pub batches: Vec<usize>,
     /// Seconds per batch size.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, value_parser = super::common::measure_seconds)]
     pub seconds: f64,
     /// Print the measurements as one JSON object (`{"rows": [...]}`) instead of a table.
     #[arg(long)]

@@ -61,6 +61,35 @@ pub(super) fn worker_threads(given: Option<usize>) -> anyhow::Result<usize> {
     Ok(threads)
 }
 
+/// The longest one measurement of a benchmark command may take.
+const MAX_MEASURE_SECONDS: f64 = 3600.0;
+
+/// A benchmark's `--seconds`: more than 0 and at most an hour per measurement (a huge value would
+/// overflow the clock, and run for ever).
+pub(super) fn measure_seconds(text: &str) -> Result<f64, String> {
+    let seconds: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if seconds > 0.0 && seconds <= MAX_MEASURE_SECONDS {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "must be more than 0 and at most {MAX_MEASURE_SECONDS} (seconds per measurement), not {text}"
+        ))
+    }
+}
+
+/// The largest batch a network benchmark measures: room for its inputs and activations many times over
+/// on this kind of machine.
+const MAX_BENCH_BATCH: usize = 16_384;
+
+/// A network benchmark's batch size: 1..[`MAX_BENCH_BATCH`].
+pub(super) fn bench_batch(text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|n| (1..=MAX_BENCH_BATCH).contains(n))
+        .ok_or_else(|| format!("must be an integer 1..{MAX_BENCH_BATCH}, not {text}"))
+}
+
 /// Prints `value` as one line of JSON (the `--json` output of a command).
 pub(super) fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
     use std::io::Write;

@@ -33,6 +33,12 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 pub use common::{Usage, usage};
 
+/// The command line as clap defines it: for the man page and completions, and for the tests that
+/// walk every option.
+pub fn command() -> clap::Command {
+    Cli::command()
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "rebel-zero",

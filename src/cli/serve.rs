@@ -41,7 +41,10 @@ pub struct ServeArgs {
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
     if !(args.think_seconds > 0.0 && args.think_seconds <= 3600.0) {
-        return Err(usage(anyhow::anyhow!("--think-seconds must be in 0..3600, not {}", args.think_seconds)));
+        return Err(usage(anyhow::anyhow!(
+            "--think-seconds must be more than 0 and at most 3600, not {}",
+            args.think_seconds
+        )));
     }
     for path in &args.games {
         if !path.is_file() {

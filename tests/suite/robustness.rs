@@ -38,3 +38,230 @@ proptest! {
         });
     }
 }
+
+/// Values at and past every bound a numeric option could have, and some that are not numbers at all.
+const EXTREMES: &[&str] = &[
+    "0",
+    "1",
+    "-1",
+    "2",
+    "255",
+    "65536",
+    "2147483648",
+    "4294967296",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1e30",
+    "1e308",
+    "-1e308",
+    "1e-300",
+    "NaN",
+    "inf",
+    "-inf",
+    "0.5",
+    "",
+];
+
+/// For each command that has numeric options, a command line that is cheap when every value is a
+/// modest one; the option under test is added to it. (A command missing here fails the coverage
+/// check below, so a new command or option is tested as it arrives.)
+fn base_command(name: &str, scratch: &std::path::Path) -> Option<Vec<String>> {
+    let checkpoint = concat!(env!("CARGO_MANIFEST_DIR"), "/checkpoints/sixteen-rebels");
+    // `quantize` writes the generation's scales: into a copy, never the shipped network.
+    let copy = scratch.join("sixteen-rebels");
+    let quantized = copy.display().to_string();
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/studies/sixteen/games.jsonl.gz");
+    let smoke = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/smoke.toml");
+    let out = scratch.join("out").display().to_string();
+    let line: &[&str] = match name {
+        "perft" => &["perft", "sixteen-rebels", "--depth", "1"],
+        "bench" => &["bench", "--spec", "sixteen-rebels", "--seconds", "0.01"],
+        "match" => &["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--games", "2"],
+        "play" => &["play", "sixteen-rebels", "--agent", "random"],
+        "replay" => &["replay", games, "--game", "0"],
+        "uci" => &["uci"],
+        "tune" => &["tune", "--games", "2", "--depth", "1", "--epochs", "1", "--data", &out, "--out", &out],
+        "bench-search" => &["bench-search", "--spec", "sixteen-rebels", "--sims", "8", "--seconds", "0.01"],
+        "bench-net" => &["bench-net", "sixteen-rebels", "--batches", "1", "--seconds", "0.01"],
+        "bench-train" => &["bench-train", "sixteen-rebels", "--batches", "8", "--seconds", "0.01"],
+        "quantize" => {
+            copy_folder(std::path::Path::new(checkpoint), &copy);
+            &["quantize", &quantized, "--games", "1", "--sims", "2", "--positions", "16"]
+        }
+        "train" => &["train", smoke, "--generations", "1"],
+        "selfplay" => {
+            &["selfplay", smoke, "--checkpoint", checkpoint, "--games", "1", "--seed", "1", "--out", &out]
+        }
+        "balance" => &["balance", "--findings", concat!(env!("CARGO_MANIFEST_DIR"), "/docs/studies")],
+        "serve" => &["serve", "--port", "0"],
+        "solve" => &["solve", "sixteen-rebels", "--up-to", "2"],
+        _ => return None,
+    };
+    Some(line.iter().map(|s| s.to_string()).collect())
+}
+
+fn copy_folder(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+/// Every option of every command whose value is a number, by the type clap parses it into.
+fn numeric_options() -> Vec<(String, String)> {
+    use clap::builder::ValueParser;
+    use clap::value_parser;
+    let numeric = [
+        ValueParser::from(value_parser!(u8)).type_id(),
+        ValueParser::from(value_parser!(u16)).type_id(),
+        ValueParser::from(value_parser!(u32)).type_id(),
+        ValueParser::from(value_parser!(u64)).type_id(),
+        ValueParser::from(value_parser!(usize)).type_id(),
+        ValueParser::from(value_parser!(i32)).type_id(),
+        ValueParser::from(value_parser!(i64)).type_id(),
+        ValueParser::from(value_parser!(f32)).type_id(),
+        ValueParser::from(value_parser!(f64)).type_id(),
+    ];
+    let mut found = Vec::new();
+    for command in rebel_zero::cli::command().get_subcommands() {
+        for arg in command.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            if numeric.contains(&arg.get_value_parser().type_id()) {
+                found.push((command.get_name().to_string(), format!("--{long}")));
+            }
+        }
+    }
+    found
+}
+
+/// Runs the binary with `args` (stdin closed) for at most `limit`: its exit code, or `None` when it
+/// was still working and was stopped (a long job asked for, not a crash).
+fn exit_within(args: &[String], scratch: &std::path::Path, limit: std::time::Duration) -> Option<i32> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .args(args)
+        .current_dir(scratch)
+        .env("REBEL_ZERO_CACHE", scratch.join("cache"))
+        .env("REBEL_ZERO_DATA", scratch.join("data"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            // A signal (an abort, the OOM killer) leaves no code: -1 stands for it.
+            return Some(status.code().unwrap_or(-1));
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn every_numeric_option_is_covered_by_the_extremes_test() {
+    let scratch = tempfile::tempdir().unwrap();
+    let options = numeric_options();
+    assert!(options.len() >= 30, "{options:?}");
+    let missing: Vec<_> = options.iter().filter(|(c, _)| base_command(c, scratch.path()).is_none()).collect();
+    assert!(missing.is_empty(), "numeric options of commands with no base command: {missing:?}");
+}
+
+proptest! {
+    // Each case runs the binary; a few dozen draws cover the options in a few seconds each.
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    /// Any numeric option of the command line, at an extreme value or a random one, ends the command
+    /// with 0, 1 or 2 (or leaves it working on what was asked), never with a panic (101), an abort
+    /// (134) or the OOM killer (137). (An OOM'd `--games`, an aborting `Hash`, and an unbounded
+    /// `--threads` were found so.)
+    #[test]
+    fn extreme_numbers_on_the_command_line_end_in_0_1_or_2(
+        pick in any::<prop::sample::Index>(),
+        value in prop_oneof![
+            3 => prop::sample::select(EXTREMES).prop_map(str::to_string),
+            1 => any::<i64>().prop_map(|n| n.to_string()),
+            1 => any::<f64>().prop_map(|x| x.to_string()),
+        ],
+    ) {
+        let scratch = tempfile::tempdir().unwrap();
+        let options = numeric_options();
+        let (command, option) = &options[pick.index(options.len())];
+        let mut args = base_command(command, scratch.path()).unwrap();
+        // The option replaces the base command's value for it, if it gave one.
+        if let Some(at) = args.iter().position(|a| a == option) {
+            args.drain(at..at + 2);
+        }
+        args.extend([option.clone(), value.clone()]);
+        let code = exit_within(&args, scratch.path(), std::time::Duration::from_secs(2));
+        prop_assert!(code.is_none_or(|c| (0..=2).contains(&c)), "{args:?} exited {code:?}");
+    }
+
+    /// Every numeric UCI option the engine advertises, and every number `go` takes, at an extreme
+    /// value: the engine answers (a bestmove, or an `info string` refusing the setting) and quits
+    /// with 0.
+    #[test]
+    fn extreme_numbers_over_uci_are_answered_or_refused(
+        pick in any::<prop::sample::Index>(),
+        value in prop_oneof![
+            3 => prop::sample::select(EXTREMES).prop_map(str::to_string),
+            1 => any::<i64>().prop_map(|n| n.to_string()),
+        ],
+    ) {
+        let spins = uci_spin_options();
+        let go = ["depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"];
+        let mut settings: Vec<String> = spins.iter().map(|name| format!("setoption name {name} value {value}")).collect();
+        settings.extend(go.iter().map(|param| format!("go {param} {value}")));
+        let line = &settings[pick.index(settings.len())];
+        // A `go` asked to think for ever is stopped, as a GUI would.
+        let script = if line.starts_with("go ") {
+            format!("uci\nisready\nposition startpos\n{line}\nstop\nquit\n")
+        } else {
+            format!("uci\n{line}\nisready\nposition startpos\ngo depth 1\nstop\nquit\n")
+        };
+        let (code, out) = uci_session(&script);
+        prop_assert_eq!(code, Some(0), "{}: {}", line, out);
+        prop_assert!(out.contains("bestmove"), "{}: {}", line, out);
+    }
+}
+
+/// The names of the spin (numeric) options the engine lists after `uci`.
+fn uci_spin_options() -> Vec<String> {
+    let (_, out) = uci_session("uci\nquit\n");
+    let names: Vec<String> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("option name "))
+        .filter_map(|rest| rest.split_once(" type spin").map(|(name, _)| name.to_string()))
+        .collect();
+    assert!(names.iter().any(|n| n == "Hash"), "{out}");
+    names
+}
+
+/// Runs a UCI session with `script` on stdin; its exit code and what it printed.
+fn uci_session(script: &str) -> (Option<i32>, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text =
+        String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
+    (output.status.code(), text)
+}
