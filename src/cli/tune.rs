@@ -24,8 +24,8 @@ use crate::search::alphabeta::texel::{Sample, tune};
 
 #[derive(Args, Debug)]
 pub struct TuneArgs {
-    /// Self-play games per variant.
-    #[arg(long, default_value_t = 800)]
+    /// Self-play games per variant (1..1,000,000: a match keeps every game in memory).
+    #[arg(long, default_value_t = 800, value_parser = super::arena::game_count)]
     games: usize,
     /// The alpha-beta agent's depth in those games.
     #[arg(long, default_value_t = 4)]
