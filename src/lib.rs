@@ -1,12 +1,13 @@
 //! rebel-zero: a self-play lab that measures the balance of historical hunt games and Betza's chess
-//! variants. Layers, lowest first (each uses only those before it): `files`, `seed` → `game` →
-//! `tablebase` → `search` → `nn` → `agents` → `train`, `lab`, `serve` → `cli`. See README.md.
+//! variants. Layers, lowest first (each uses only those before it): `files`, `memory`, `seed` →
+//! `game` → `tablebase` → `search` → `nn` → `agents` → `train`, `lab`, `serve` → `cli`. See README.md.
 
 pub mod agents;
 pub mod cli;
 pub mod files;
 pub mod game;
 pub mod lab;
+pub mod memory;
 pub mod nn;
 pub mod search;
 pub mod seed;

@@ -93,7 +93,8 @@ impl<G: NetGame> AbAgent<G> {
             None => game.hand_evaluation().unwrap_or_else(|| Box::new(Material)),
         };
         Ok(AbAgent {
-            search: AlphaBeta::new(game.clone(), eval, settings.hash),
+            search: AlphaBeta::new(game.clone(), eval, settings.hash)
+                .map_err(|problem| AgentError::Memory { agent: spec.to_string(), problem })?,
             limits: settings.limits(),
             last: None,
         })
@@ -174,19 +175,12 @@ pub fn value_of(score: i32) -> f32 {
     (2.0 / (1.0 + 10f64.powf(-(score as f64) / 400.0)) - 1.0) as f32
 }
 
-/// The largest transposition table a search may take, in megabytes: half the machine's memory,
-/// rounded down to a power of two, so that a size in range never exhausts it (the table is filled
-/// when made); 4,096 where the memory cannot be read (no `/proc/meminfo`).
+/// The largest transposition table a search may ask for, in megabytes: half the machine's memory,
+/// rounded down to a power of two; 4,096 where the memory cannot be read (no `/proc/meminfo`). A size
+/// in range that the memory free at the time cannot hold is refused when the table is made.
 pub fn max_hash_mb() -> usize {
-    let total_kb = std::fs::read_to_string("/proc/meminfo").ok().and_then(|text| {
-        let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-        line.split_whitespace().nth(1)?.parse::<usize>().ok()
-    });
-    match total_kb {
-        Some(kb) if kb >= 2048 => {
-            let half_mb = kb / 2048;
-            1 << half_mb.ilog2()
-        }
+    match crate::memory::total_bytes() {
+        Some(bytes) if bytes >= 2 << 20 => 1 << ((bytes >> 21) as usize).ilog2(),
         _ => 4096,
     }
 }

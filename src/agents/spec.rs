@@ -197,6 +197,8 @@ pub enum AgentError {
     NetWithoutPath,
     #[error("agent `{agent}`: {problem}")]
     Checkpoint { agent: String, problem: String },
+    #[error("agent `{agent}`: {problem}")]
+    Memory { agent: String, problem: crate::search::alphabeta::table::TableTooBig },
     #[error("agent `perfect`: {problem}")]
     Table { problem: String },
     #[error("an opening of the book does not play: {problem}")]

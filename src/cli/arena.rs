@@ -24,11 +24,7 @@ const MAX_GAMES: usize = 1_000_000;
 
 /// A number of games one match may play: 1..[`MAX_GAMES`].
 pub(super) fn game_count(text: &str) -> Result<usize, String> {
-    text.trim()
-        .parse()
-        .ok()
-        .filter(|n| (1..=MAX_GAMES).contains(n))
-        .ok_or_else(|| format!("must be 1..{MAX_GAMES} (a match keeps every game in memory), not {text}"))
+    super::common::integer_in(text, 1..=MAX_GAMES, "a match keeps every game in memory")
 }
 use crate::lab::stats::{Estimate, Interval, clustered, paired};
 use crate::nn::NetGame;

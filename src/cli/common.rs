@@ -1,6 +1,8 @@
 //! What every command shares: usage errors (exit code 2), `--threads`, `--json` output, and reading a
 //! ruleset, position or moves typed on the command line.
 
+use std::ops::RangeInclusive;
+
 use crate::game::{AnyGame, Game};
 
 /// A mistake in what was typed on the command line: exit code 2. Built by [`usage`] or `usage_bail!`.
@@ -83,11 +85,16 @@ const MAX_BENCH_BATCH: usize = 16_384;
 
 /// A network benchmark's batch size: 1..[`MAX_BENCH_BATCH`].
 pub(super) fn bench_batch(text: &str) -> Result<usize, String> {
+    integer_in(text, 1..=MAX_BENCH_BATCH, "a batch of inputs")
+}
+
+/// An integer option in `range`; a refusal names the range and `why` it is bounded.
+pub(super) fn integer_in(text: &str, range: RangeInclusive<usize>, why: &str) -> Result<usize, String> {
     text.trim()
         .parse()
         .ok()
-        .filter(|n| (1..=MAX_BENCH_BATCH).contains(n))
-        .ok_or_else(|| format!("must be an integer 1..{MAX_BENCH_BATCH}, not {text}"))
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| format!("must be an integer {}..{} ({why}), not {text}", range.start(), range.end()))
 }
 
 /// Prints `value` as one line of JSON (the `--json` output of a command).

@@ -10,7 +10,8 @@
 //! `info depth … seldepth … score cp|mate … nodes … nps … time … hashfull … pv …`; another agent
 //! (`setoption name Agent value net:…`) searches its own budget, or the clock's time.
 //!
-//! Options: `Hash` (MB), `Move Overhead` (ms), `UCI_Variant` (`chess`, `rebellion`, `squirm`),
+//! Options: `Hash` (MB: the table is made when set, and one the free memory cannot hold is refused with
+//! the largest size that fits), `Move Overhead` (ms), `UCI_Variant` (`chess`, `rebellion`, `squirm`),
 //! `Berolina` (Berolina pawns), `Agent` (an agent spec, default `ab`). Moves are UCI; the variants'
 //! own turns use RULES.md section 7 (`r:b8b7`, `r:f6f5+e2e4`). A command that cannot be carried out is
 //! answered with `info string error: …` (UCI has no error reply) and the engine goes on; every `go` is
@@ -207,9 +208,25 @@ impl Engine {
         }
     }
 
+    /// A new game: the searcher forgets what it learnt, and the position goes back to the start.
     fn new_game(&mut self) -> anyhow::Result<()> {
-        self.searcher = None;
+        if let Some(searcher) = &mut self.searcher {
+            searcher.searcher().clear();
+        }
         self.set_position(&["startpos"])
+    }
+
+    /// New rules or a new table size: the alpha-beta searcher is made again now, so that a table the
+    /// machine cannot hold is refused when it is set, not at the next `go`. The old table is let go
+    /// first, so that it does not count against the new one.
+    fn remake_searcher(&mut self) -> anyhow::Result<()> {
+        self.searcher = None;
+        if self.agent.is_none() {
+            let game = chess_game(&self.variant, self.berolina, true)?;
+            let settings = AbSettings { hash: self.hash, ..AbSettings::default() };
+            self.searcher = Some(AbAgent::build(&game, &settings, "ab")?);
+        }
+        Ok(())
     }
 
     /// `setoption name NAME [value VALUE]`; the position goes back to the start when the rules change.
@@ -227,6 +244,7 @@ impl Engine {
                         anyhow!("UCI_Variant must be chess, rebellion or squirm (got `{value}`)")
                     })?;
                 self.variant = spec.to_string();
+                self.remake_searcher()?;
                 self.new_game()
             }
             "berolina" => {
@@ -235,31 +253,36 @@ impl Engine {
                     "false" => false,
                     other => return Err(anyhow!("Berolina must be true or false (got `{other}`)")),
                 };
+                self.remake_searcher()?;
                 self.new_game()
             }
             "agent" => {
-                self.agent = match AgentSpec::parse(if value.is_empty() { "ab" } else { &value })? {
+                let agent = match AgentSpec::parse(if value.is_empty() { "ab" } else { &value })? {
                     AgentSpec::Ab(settings) => {
-                        self.hash = settings.hash;
-                        None
+                        let before = self.agent.take();
+                        let made = self.set_hash(settings.hash);
+                        if made.is_err() {
+                            self.agent = before;
+                        }
+                        return made;
                     }
                     AgentSpec::Human => return Err(anyhow!("the human agent cannot play through UCI")),
                     other => {
                         // An agent that cannot be built (a missing network) is named now, not at `go`.
                         other.build(&chess_game(&self.variant, self.berolina, true)?, 0)?;
-                        Some(other)
+                        other
                     }
                 };
+                self.agent = Some(agent);
                 self.searcher = None;
                 Ok(())
             }
             "hash" => {
                 let most = crate::agents::alphabeta::max_hash_mb();
-                self.hash = value.parse().ok().filter(|mb| (1..=most).contains(mb)).ok_or_else(|| {
+                let hash = value.parse().ok().filter(|mb| (1..=most).contains(mb)).ok_or_else(|| {
                     anyhow!("Hash must be 1..{most} MB, half this machine's memory (got `{value}`); Hash stays {}", self.hash)
                 })?;
-                self.searcher = None;
-                Ok(())
+                self.set_hash(hash)
             }
             "move overhead" => {
                 self.overhead = value
@@ -271,6 +294,17 @@ impl Engine {
             }
             _ => Err(anyhow!("unknown option `{name}`")),
         }
+    }
+
+    /// A table of `hash` MB for the alpha-beta agent, made now if it plays; a table that does not fit
+    /// leaves the size as it was.
+    fn set_hash(&mut self, hash: usize) -> anyhow::Result<()> {
+        let kept = std::mem::replace(&mut self.hash, hash);
+        if let Err(error) = self.remake_searcher() {
+            self.hash = kept;
+            return Err(anyhow!("{error:#}; Hash stays {kept}"));
+        }
+        Ok(())
     }
 
     /// `startpos [moves …]` or `fen FEN [moves …]`. A position or move that does not play leaves none.

@@ -14,6 +14,10 @@
 //! | `POST /api/games/{id}/move` `/undo` `/resign` | `{move}`; takes back; resigns |
 //! | `GET /api/records?file=&cell=&result=&offset=&limit=` | the games files' games, filtered |
 //! | `GET /api/records/{id}` | one recorded game |
+//!
+//! A game's answers take `?since=N`: its moves before ply N, which the page has, are left out
+//! (`moves_from` says where the moves sent begin), so an answer on a long game is as short as one on
+//! a short game.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -347,11 +351,27 @@ async fn open_game(State(server): State<Arc<Server>>, body: Body) -> Result<Json
     Ok(Json(view))
 }
 
+/// `?since=N` on a game's routes: the ply from which its answer lists the moves.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Since {
+    #[serde(default)]
+    since: usize,
+}
+
+type SinceQuery = Result<Query<Since>, axum::extract::rejection::QueryRejection>;
+
+fn since(query: SinceQuery) -> Result<usize, ApiError> {
+    let Query(Since { since }) = query.map_err(|e| BadRequest(format!("query: {e}")))?;
+    Ok(since)
+}
+
 async fn get_game(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
+    query: SinceQuery,
 ) -> Result<Json<GameView>, ApiError> {
-    Ok(Json(server.games.get(game_id(&id)?)?))
+    Ok(Json(server.games.get(game_id(&id)?, since(query)?)?))
 }
 
 async fn close_game(
@@ -372,21 +392,27 @@ struct MoveRequest {
 async fn play_move(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
+    query: SinceQuery,
     body: Body,
 ) -> Result<Json<GameView>, ApiError> {
     let request: MoveRequest = parse(body)?;
-    Ok(Json(server.games.play(game_id(&id)?, &request.text)?))
+    Ok(Json(server.games.play(game_id(&id)?, &request.text, since(query)?)?))
 }
 
-async fn undo(State(server): State<Arc<Server>>, Path(id): Path<String>) -> Result<Json<GameView>, ApiError> {
-    Ok(Json(server.games.undo(game_id(&id)?)?))
+async fn undo(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    query: SinceQuery,
+) -> Result<Json<GameView>, ApiError> {
+    Ok(Json(server.games.undo(game_id(&id)?, since(query)?)?))
 }
 
 async fn resign(
     State(server): State<Arc<Server>>,
     Path(id): Path<String>,
+    query: SinceQuery,
 ) -> Result<Json<GameView>, ApiError> {
-    Ok(Json(server.games.resign(game_id(&id)?)?))
+    Ok(Json(server.games.resign(game_id(&id)?, since(query)?)?))
 }
 
 #[derive(Deserialize)]

@@ -17,7 +17,7 @@ use tokio::sync::Semaphore;
 
 use super::board::Drawable;
 use super::error::{ApiError, BadRequest};
-use super::position::{PositionView, replay, view_of};
+use super::position::{PositionView, move_labels, replay, view_of};
 use crate::agents::{AgentSpec, Watch};
 use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side};
 use crate::seed::derive_seed;
@@ -25,7 +25,8 @@ use crate::with_game;
 
 /// An open game's line, whatever its family.
 trait LiveLine: Send {
-    fn view(&self) -> PositionView;
+    /// The position, with the moves from ply `since` on (all of them when fewer were played).
+    fn view(&self, since: usize) -> PositionView;
     /// Whether the rules have ended the game.
     fn is_over(&self) -> bool;
     fn to_move(&self) -> Side;
@@ -36,13 +37,27 @@ trait LiveLine: Send {
     fn undo(&mut self) -> Option<Side>;
     fn side_names(&self) -> [&'static str; 2];
     fn record(&self, agents: BTreeMap<String, String>, seed: u64) -> GameRecord;
+    /// A copy of the line for an agent to think on: the positions alone, not the move texts, so a
+    /// long game is cheap to hand over.
+    fn for_thinking(&self) -> Box<dyn Thinking>;
+}
+
+/// A line an agent thinks on, on a thread of its own.
+trait Thinking: Send {
     /// The agent's move here, in notation, and what it said of it.
     fn think(&self, agent: &AgentSpec, seed: u64, watch: &Watch) -> Result<(String, Option<String>), String>;
-    fn boxed_clone(&self) -> Box<dyn LiveLine>;
+}
+
+impl<G: Drawable> Thinking for Playthrough<G> {
+    fn think(&self, agent: &AgentSpec, seed: u64, watch: &Watch) -> Result<(String, Option<String>), String> {
+        let game = self.game();
+        let mut agent = agent.build(game, seed).map_err(|e| e.to_string())?;
+        let mv = agent.choose_watched(self, watch);
+        Ok((game.format_move(self.state(), mv), agent.last_note()))
+    }
 }
 
 /// A line with its moves formatted once, as they are played.
-#[derive(Clone)]
 struct Kept<G: Drawable> {
     line: Playthrough<G>,
     texts: Vec<String>,
@@ -51,16 +66,14 @@ struct Kept<G: Drawable> {
 
 impl<G: Drawable> Kept<G> {
     fn new(line: Playthrough<G>) -> Kept<G> {
-        let game = line.game();
-        let labels =
-            line.moves().iter().zip(line.states()).map(|(&mv, before)| game.move_label(before, mv)).collect();
-        Kept { texts: line.move_texts(), labels, line }
+        Kept { texts: line.move_texts(), labels: move_labels(&line), line }
     }
 }
 
 impl<G: Drawable> LiveLine for Kept<G> {
-    fn view(&self) -> PositionView {
-        view_of(&self.line, self.texts.clone(), self.labels.clone())
+    fn view(&self, since: usize) -> PositionView {
+        let from = since.min(self.texts.len());
+        view_of(&self.line, self.texts[from..].to_vec(), self.labels[from..].to_vec(), from)
     }
 
     fn is_over(&self) -> bool {
@@ -101,15 +114,8 @@ impl<G: Drawable> LiveLine for Kept<G> {
         GameRecord::of_line(&self.line, agents, seed)
     }
 
-    fn think(&self, agent: &AgentSpec, seed: u64, watch: &Watch) -> Result<(String, Option<String>), String> {
-        let game = self.line.game();
-        let mut agent = agent.build(game, seed).map_err(|e| e.to_string())?;
-        let mv = agent.choose_watched(&self.line, watch);
-        Ok((game.format_move(self.line.state(), mv), agent.last_note()))
-    }
-
-    fn boxed_clone(&self) -> Box<dyn LiveLine> {
-        Box::new(self.clone())
+    fn for_thinking(&self) -> Box<dyn Thinking> {
+        Box::new(self.line.clone())
     }
 }
 
@@ -306,10 +312,10 @@ impl OpenGames {
         self.lock().games.len()
     }
 
-    fn view(id: u64, game: &OpenGame, open_games: usize) -> GameView {
+    fn view(id: u64, game: &OpenGame, open_games: usize, since: usize) -> GameView {
         GameView {
             id,
-            position: game.line.view(),
+            position: game.line.view(since),
             human: game.human.index(),
             agent: game.agent.to_string(),
             seed: game.seed,
@@ -327,10 +333,12 @@ impl OpenGames {
     }
 
     /// Runs `change` on game `id` (404 when it is not open), then starts the agent if it is to move,
-    /// saves the game if it has just ended, and returns the game's view.
+    /// saves the game if it has just ended, and returns the game's view with its moves from ply
+    /// `since` on.
     fn update(
         self: &Arc<Self>,
         id: u64,
+        since: usize,
         change: impl FnOnce(&mut OpenGame) -> Result<(), ApiError>,
     ) -> Result<GameView, ApiError> {
         let (shared, open_games) = {
@@ -353,7 +361,7 @@ impl OpenGames {
                 Err(e) => game.error = Some(format!("could not save the game: {e:#}")),
             }
         }
-        Ok(Self::view(id, &game, open_games))
+        Ok(Self::view(id, &game, open_games, since))
     }
 
     /// Opens a game; the agent starts thinking at once if its side is to move.
@@ -400,16 +408,17 @@ impl OpenGames {
         };
         inner.games.insert(id, Arc::new(Mutex::new(open)));
         drop(inner);
-        self.update(id, |_| Ok(()))
+        self.update(id, 0, |_| Ok(()))
     }
 
-    pub fn get(self: &Arc<Self>, id: u64) -> Result<GameView, ApiError> {
-        self.update(id, |_| Ok(()))
+    /// Game `id`, with its moves from ply `since` on (here and below).
+    pub fn get(self: &Arc<Self>, id: u64, since: usize) -> Result<GameView, ApiError> {
+        self.update(id, since, |_| Ok(()))
     }
 
     /// The person's move.
-    pub fn play(self: &Arc<Self>, id: u64, text: &str) -> Result<GameView, ApiError> {
-        self.update(id, |game| {
+    pub fn play(self: &Arc<Self>, id: u64, text: &str, since: usize) -> Result<GameView, ApiError> {
+        self.update(id, since, |game| {
             if game.thinking.is_some() {
                 return Err(ApiError::busy("the agent is thinking; wait for its move"));
             }
@@ -428,8 +437,8 @@ impl OpenGames {
 
     /// Takes back the person's last move and the agent's reply to it (stopping the agent if it is
     /// still thinking about that reply).
-    pub fn undo(self: &Arc<Self>, id: u64) -> Result<GameView, ApiError> {
-        self.update(id, |game| {
+    pub fn undo(self: &Arc<Self>, id: u64, since: usize) -> Result<GameView, ApiError> {
+        self.update(id, since, |game| {
             if let Some(watch) = game.thinking.take() {
                 watch.stop();
             }
@@ -450,8 +459,8 @@ impl OpenGames {
         })
     }
 
-    pub fn resign(self: &Arc<Self>, id: u64) -> Result<GameView, ApiError> {
-        self.update(id, |game| {
+    pub fn resign(self: &Arc<Self>, id: u64, since: usize) -> Result<GameView, ApiError> {
+        self.update(id, since, |game| {
             if game.is_over() {
                 return Err(BadRequest("the game is already over".to_string()).into());
             }
@@ -480,8 +489,8 @@ impl OpenGames {
 fn start_thinking(games: &Arc<OpenGames>, id: u64, game: &mut OpenGame) {
     let watch = Arc::new(Watch::default());
     game.thinking = Some(watch.clone());
-    let (line, agent, version) = (game.line.boxed_clone(), game.agent.clone(), game.version);
-    let seed = derive_seed(game.seed, line.plies() as u64);
+    let (line, agent, version) = (game.line.for_thinking(), game.agent.clone(), game.version);
+    let seed = derive_seed(game.seed, game.line.plies() as u64);
     let games = games.clone();
     tokio::spawn(async move {
         let Ok(_permit) = games.searches.acquire().await else { return };
@@ -493,7 +502,8 @@ fn start_thinking(games: &Arc<OpenGames>, id: u64, game: &mut OpenGame) {
         let chosen = tokio::task::spawn_blocking(move || line.think(&agent, seed, &thinker))
             .await
             .unwrap_or_else(|e| Err(format!("the agent failed: {e}")));
-        let _ = games.update(id, |game| {
+        // Nobody reads this view: it lists no moves.
+        let _ = games.update(id, usize::MAX, |game| {
             if game.version != version {
                 return Ok(()); // undone, resigned or restarted while it thought
             }

@@ -25,10 +25,14 @@ pub struct PositionView {
     pub pieces: Vec<PieceView>,
     /// The side to move's index.
     pub to_move: usize,
-    /// The moves played from the start position, in notation.
+    /// The moves played from the start position, in notation, from ply `moves_from` on (an open game
+    /// asked `?since=N` leaves out the moves before ply N, which the asker has).
     pub moves: Vec<String>,
     /// The same moves as a move list shows them (SAN for chess).
     pub move_labels: Vec<String>,
+    /// The ply of the first move in `moves`: 0, or the `since` asked for (less where moves were taken
+    /// back since).
+    pub moves_from: usize,
     /// Pieces on the board, and pieces taken since the start position, by side.
     pub counts: [usize; 2],
     pub taken: [usize; 2],
@@ -50,18 +54,22 @@ pub struct MoveView {
 }
 
 pub fn view<G: Drawable>(line: &Playthrough<G>) -> PositionView {
-    let game = line.game();
-    let labels =
-        line.moves().iter().zip(line.states()).map(|(&mv, before)| game.move_label(before, mv)).collect();
-    view_of(line, line.move_texts(), labels)
+    view_of(line, line.move_texts(), move_labels(line), 0)
 }
 
-/// The view of `line` given its moves in notation and as a move list shows them (kept by an open game
-/// as it is played, so a look at a long game does not format every move again).
+/// The moves of `line` as a move list shows them (SAN for chess).
+pub fn move_labels<G: Drawable>(line: &Playthrough<G>) -> Vec<String> {
+    let game = line.game();
+    line.moves().iter().zip(line.states()).map(|(&mv, before)| game.move_label(before, mv)).collect()
+}
+
+/// The view of `line` given its moves from ply `moves_from` on, in notation and as a move list shows
+/// them (kept by an open game as it is played, so a look at a long game formats no move again).
 pub fn view_of<G: Drawable>(
     line: &Playthrough<G>,
     moves: Vec<String>,
     move_labels: Vec<String>,
+    moves_from: usize,
 ) -> PositionView {
     let game = line.game();
     let state = line.state();
@@ -91,6 +99,7 @@ pub fn view_of<G: Drawable>(
         to_move: game.to_move(state).index(),
         moves,
         move_labels,
+        moves_from,
         counts,
         taken: [0, 1].map(|side| at_start[side].saturating_sub(counts[side])),
         last,

@@ -276,3 +276,44 @@ fn uci_session(script: &str) -> (Option<i32>, String) {
         String::from_utf8_lossy(&output.stdout).into_owned() + &String::from_utf8_lossy(&output.stderr);
     (output.status.code(), text)
 }
+
+/// A `Hash` in the advertised range that the memory the engine may take cannot hold (here the address
+/// space is capped at 1 GB, as a container or `ulimit` would) is refused when it is set, naming the
+/// largest size that fits; the engine keeps its table and answers the next `go`.
+#[test]
+fn a_hash_the_memory_cannot_hold_is_refused_when_set_naming_what_fits() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let (_, listing) = uci_session("uci\nquit\n");
+    let most: usize = listing
+        .lines()
+        .find_map(|l| l.strip_prefix("option name Hash type spin default 32 min 1 max "))
+        .and_then(|most| most.parse().ok())
+        .expect("the engine lists its Hash range");
+    let asked = most.min(8192);
+    let script =
+        format!("setoption name Hash value {asked}\nisready\nposition startpos\ngo nodes 200\nquit\n");
+    let mut child = Command::new("bash")
+        .args(["-c", &format!("ulimit -v 1048576 && exec {} uci", env!("CARGO_BIN_EXE_rebel-zero"))])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("bash runs");
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    let refusal = out.lines().find(|l| l.starts_with("info string error:")).expect("a refusal");
+    let fits: usize = refusal
+        .split("the largest that does is ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("the refusal names what fits: {refusal}"));
+    assert!(fits < asked && fits >= 16, "{refusal}");
+    assert!(
+        refusal.contains(&format!("a {asked} MB table")) && refusal.ends_with("Hash stays 32"),
+        "{refusal}"
+    );
+    assert!(out.contains("readyok\n") && out.contains("bestmove "), "{out}");
+}

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use crate::game::tactics::Tactics;
 use crate::game::{Game, Playthrough, Side};
 use order::{History, Key, Picker};
-use table::{Bound, Table};
+use table::{Bound, Table, TableTooBig};
 
 /// The score of a mate now; a mate `n` plies away scores `MATE − n`.
 pub const MATE: i32 = 32_000;
@@ -146,12 +146,14 @@ pub struct AlphaBeta<G: Tactics, E: Evaluation<G>> {
 }
 
 impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
-    pub fn new(game: G, eval: E, table_megabytes: usize) -> AlphaBeta<G, E> {
+    /// A search with a transposition table of about `table_megabytes` MB, or why the machine's free
+    /// memory cannot hold that table.
+    pub fn new(game: G, eval: E, table_megabytes: usize) -> Result<AlphaBeta<G, E>, TableTooBig> {
         let actions = game.facts().action_count;
-        AlphaBeta {
+        Ok(AlphaBeta {
             game,
             eval,
-            table: Table::new(table_megabytes),
+            table: Table::new(table_megabytes)?,
             history: History::new(actions),
             killers: vec![[None; 2]; MAX_PLY + 1],
             buffer: Box::default(),
@@ -168,7 +170,7 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
             limits: Limits::default(),
             stop: Arc::new(AtomicBool::new(false)),
             aborted: false,
-        }
+        })
     }
 
     /// The flag that ends a search when set (from another thread). Whoever sets it clears it before
@@ -684,7 +686,7 @@ mod tests {
         else {
             unreachable!("a chess-family ruleset")
         };
-        let mut search = AlphaBeta::new(game.clone(), chess_eval::ChessEval::default(), 1);
+        let mut search = AlphaBeta::new(game.clone(), chess_eval::ChessEval::default(), 1).unwrap();
         // White in check from the rook on e8, with captures on both sides.
         let state = game.parse_position("4r2k/8/8/8/3p4/2N5/8/4K3 w - - 0 1").unwrap();
         assert!(search.game.in_check(&state));

@@ -163,11 +163,29 @@ function choose(moves) {
 
 async function playMove(text) {
   state.selected = null;
-  try { showGame(await api("POST", `/api/games/${state.game.id}/move`, { move: text })); }
+  try { showGame(await api("POST", gamePath("move"), { move: text })); }
   catch (e) { showError(e.message); }
 }
 
-function showGame(game) {
+/// The open game's route (its `action`, or the game itself), asking only for the moves not yet here.
+function gamePath(action) {
+  const g = state.game;
+  return `/api/games/${g.id}${action ? "/" + action : ""}?since=${g.moves.length}`;
+}
+
+/// A game's answer with the moves it left out (those this page has) put back.
+function withKnownMoves(game) {
+  const known = state.game;
+  if (game.moves_from > 0 && known && known.id === game.id) {
+    game.moves = known.moves.slice(0, game.moves_from).concat(game.moves);
+    game.move_labels = known.move_labels.slice(0, game.moves_from).concat(game.move_labels);
+    game.moves_from = 0;
+  }
+  return game;
+}
+
+function showGame(answer) {
+  const game = withKnownMoves(answer);
   state.game = game;
   state.view = game;
   showError(game.error);
@@ -202,7 +220,7 @@ function showGame(game) {
 
 async function refreshGame() {
   if (!state.game || state.mode !== "play") return;
-  try { showGame(await api("GET", `/api/games/${state.game.id}`)); }
+  try { showGame(await api("GET", gamePath())); }
   catch (e) { showError(e.message); }
 }
 
@@ -312,7 +330,7 @@ async function newGame() {
 async function gameAction(action) {
   if (!state.game) return;
   state.selected = null;
-  try { showGame(await api("POST", `/api/games/${state.game.id}/${action}`)); }
+  try { showGame(await api("POST", gamePath(action))); }
   catch (e) { showError(e.message); }
 }
 
