@@ -139,7 +139,7 @@ pub fn main() -> ExitCode {
         Command::Manpage { dir: None } => {
             // As `--dir` writes them: `help` is a flag on every page, not a page of its own.
             let command = Cli::command().disable_help_subcommand(true);
-            clap_mangen::Man::new(command).render(&mut std::io::stdout()).map_err(anyhow::Error::from)
+            main_page(command, &mut std::io::stdout()).map_err(anyhow::Error::from)
         }
         Command::Manpage { dir: Some(dir) } => write_man_pages(&dir),
     };
@@ -162,12 +162,63 @@ pub fn main() -> ExitCode {
 
 /// Every page into `dir` (created if missing), listed on stderr.
 fn write_man_pages(dir: &std::path::Path) -> anyhow::Result<()> {
+    let writing = |e: std::io::Error| anyhow::anyhow!("writing into {}: {e}", dir.display());
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.display()))?;
-    clap_mangen::generate_to(Cli::command(), dir)
-        .map_err(|e| anyhow::anyhow!("writing into {}: {e}", dir.display()))?;
+    clap_mangen::generate_to(Cli::command(), dir).map_err(writing)?;
+    // The main page again, with the sections clap does not write.
+    let mut page = Vec::new();
+    main_page(Cli::command().disable_help_subcommand(true), &mut page).map_err(writing)?;
+    crate::files::write_atomic(&dir.join("rebel-zero.1"), &page).map_err(writing)?;
     eprintln!("wrote the man pages into {}", dir.display());
     Ok(())
 }
+
+/// The main man page: clap's sections, then the environment, the files and the exit status.
+fn main_page(command: clap::Command, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    clap_mangen::Man::new(command).render(out)?;
+    out.write_all(MAN_SECTIONS.as_bytes())
+}
+
+/// The main page's sections that clap does not write (roff).
+const MAN_SECTIONS: &str = r#".SH ENVIRONMENT
+.TP
+\fBREBEL_ZERO_CACHE\fR
+The folder for tablebases (\fB\-\-cache\-dir\fR overrides it); default \fI$XDG_CACHE_HOME/rebel\-zero\fR,
+else \fI~/.cache/rebel\-zero\fR.
+.TP
+\fBREBEL_ZERO_DATA\fR
+The folder where the games a person plays in \fBplay\fR and \fBserve\fR are kept; default
+\fI~/.local/share/rebel\-zero\fR.
+.SH FILES
+.TP
+\fIcheckpoints/\fR
+The shipped networks, found from the current folder, beside the binary, or in the source tree it was
+built from.
+.TP
+\fIconfigs/balance/*.toml\fR, \fIconfigs/rules/*.toml\fR
+Study files (\fBbalance\fR) and rules files (\fBfile:PATH\fR rulesets).
+.TP
+\fI$REBEL_ZERO_CACHE/tablebases/\fR
+Tablebases built by \fBsolve\fR, and the notes of their checks.
+.TP
+\fIstudies/NAME/\fR
+A study's report, charts, cells and games, written by \fBbalance\fR; a stopped study resumes from it.
+.SH "EXIT STATUS"
+.TP
+\fB0\fR
+Success.
+.TP
+\fB1\fR
+A failure while running: a file that cannot be read or written, a network that does not load; the
+message names the file or the step.
+.TP
+\fB2\fR
+A bad request: an unknown option, a value outside its range (the message names the range), a ruleset,
+agent or move that does not parse.
+.TP
+\fB3\fR
+\fBbalance \-\-check\fR only: nothing is stale, but a table the check needs is not built here.
+"#;
 
 /// Rust's `println!` panics when stdout is a closed pipe; a program in a pipeline should instead stop
 /// quietly with success, as `head` expects. The hook turns that one panic into `exit(0)` and leaves

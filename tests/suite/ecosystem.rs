@@ -131,10 +131,14 @@ fn completions_and_the_man_page_are_printed() {
     let man = run(&["manpage"]);
     let page = text(&man.stdout);
     assert!(page.starts_with(".ie") && page.contains(".TH rebel-zero 1"));
+    for section in [".SH ENVIRONMENT", ".SH FILES", ".SH \"EXIT STATUS\"", "REBEL_ZERO_CACHE"] {
+        assert!(page.contains(section), "the main page has {section}");
+    }
     // Every page the main page refers to is written by `--dir`.
     let dir = scratch("man");
     let pages = run(&["manpage", "--dir", dir.to_str().unwrap()]);
     assert!(pages.status.success(), "{}", text(&pages.stderr));
+    assert_eq!(std::fs::read_to_string(dir.join("rebel-zero.1")).unwrap(), page, "the same main page");
     let referred: Vec<&str> = page.lines().filter(|l| l.starts_with("rebel\\-zero\\-")).collect();
     assert!(referred.len() > 15, "{referred:?}");
     for line in referred {
