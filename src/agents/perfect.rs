@@ -34,7 +34,7 @@ impl PerfectAgent {
         let refuse = |problem: String| AgentError::Table { problem };
         let Some(hunt) = game.as_hunt() else {
             return Err(refuse(format!(
-                "`{}` has no tablebase: only sixteen-rebels and juroku-musashi are solved",
+                "`{}` has no tablebase: only sixteen-rebels, juroku-musashi and rules files like them are solved",
                 game.spec()
             )));
         };

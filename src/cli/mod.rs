@@ -23,6 +23,7 @@ mod selfplay;
 mod serve;
 mod show;
 mod solve;
+mod sweep;
 mod train;
 mod tune;
 mod uci;
@@ -92,8 +93,10 @@ enum Command {
     Balance(balance::BalanceArgs),
     /// Play, analyse and replay games in the browser: a local web server (http://127.0.0.1:8080).
     Serve(serve::ServeArgs),
-    /// Solve sixteen-rebels or juroku-musashi exactly (retrograde analysis) and print a position's value and its moves'.
+    /// Solve sixteen-rebels, juroku-musashi or a rules file like them exactly (retrograde analysis) and print a position's value and its moves'.
     Solve(solve::SolveArgs),
+    /// Solve a hunt ruleset for every value of one or two rules (general_wins_at, first, rebels, …) and report where the balance turns.
+    Sweep(sweep::SweepArgs),
     /// Write a shell completion script to stdout (bash, zsh, fish, elvish, powershell).
     Completions { shell: clap_complete::Shell },
     /// Write the man page (roff) to stdout: `rebel-zero manpage > rebel-zero.1`; with `--dir`, every
@@ -130,6 +133,7 @@ pub fn main() -> ExitCode {
         Command::BenchTrain(args) => bench_train::run(&args),
         Command::Balance(args) => balance::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Selfplay(args) => selfplay::run(&args),
         Command::Completions { shell } => {

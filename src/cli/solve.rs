@@ -1,5 +1,6 @@
 //! `rebel-zero solve SPEC [--position POS] [--moves …] [--games FILE] [--verify]`: solves
-//! sixteen-rebels and juroku-musashi (with their options) by retrograde analysis, keeps the table on
+//! sixteen-rebels and juroku-musashi (with their options, and rules files like them) by retrograde
+//! analysis, keeps the table on
 //! disk (one file; for juroku-musashi a folder of level files, resumed level by level), and prints the
 //! value of a position and of each of its moves, or judges recorded games move by move.
 
@@ -15,17 +16,19 @@ use crate::game::record::NumberedRecord;
 use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side, read_records};
 use crate::tablebase::juroku::{BuildEstimate, BuildObserver, LevelHeader, LevelProgress, missing_levels};
 use crate::tablebase::{
-    GroupTally, Prospect, TableFileError, Tablebase, Verdict, check_writable, default_table_path,
-    is_japanese, rules_key, shares_table,
+    GroupTally, Prospect, TableFileError, TableSize, Tablebase, Verdict, default_table_path, is_japanese,
+    rules_key, shares_table, will_build,
 };
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Ruleset spec: sixteen-rebels with any of its options but Murray's and Neeley's, or
-    /// juroku-musashi with any of its options.
+    /// Ruleset spec: sixteen-rebels with any of its options but Murray's and Neeley's, juroku-musashi
+    /// with any of its options, or a rules file like them (`file:RULES.toml`: the General captures
+    /// pairs by intervention, or plays juroku-musashi's rules on its board).
     spec: String,
     /// The table: read when it exists, else built and written there. sixteen-rebels: one file (1 GB;
-    /// about 6 minutes on 2 cores and 2.2 GB of memory to build). juroku-musashi: a folder with a file per Rebel count, built from
+    /// about 6 minutes on 2 cores and 2.2 GB of memory to build; a rules file's estimate is printed
+    /// first, and one this machine's memory cannot hold is refused). juroku-musashi: a folder with a file per Rebel count, built from
     /// the fewest Rebels up and resumed from the last level written (hours on 2 cores, 16 GB of memory
     /// and 29 GB of disk with the triangle open; minutes closed). Default: <cache
     /// folder>/tablebases/<rules>[.rztb] (see --cache-dir).
@@ -58,9 +61,9 @@ pub struct SolveArgs {
     /// The position's value and its moves' as one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// juroku-musashi: build the missing levels a question (--position, --moves, --games) needs, up
-    /// to its Rebel count, instead of saying what the build would take. `solve SPEC` alone builds
-    /// every level (or those up to --up-to).
+    /// Build a missing table a question (--position, --moves, --games) needs instead of saying what
+    /// the build would take (juroku-musashi: the missing levels, up to the position's Rebel count).
+    /// `solve SPEC` alone builds the whole table (or, for juroku-musashi, the levels up to --up-to).
     #[arg(long)]
     build: bool,
 }
@@ -97,7 +100,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
             (false, _) => open_or_build_levels(&game, &path, most, None)?,
         }
     } else {
-        open_or_build(&game, &path)?
+        let asked = args.position.is_some() || !args.moves.is_empty() || games.is_some();
+        open_or_build(&game, &path, asked && !args.build)?
     };
     if args.verify {
         verify(&tb)?;
@@ -120,7 +124,7 @@ pub fn build_whole_table(game: &HuntGame) -> anyhow::Result<()> {
     if is_japanese(game) {
         open_or_build_levels(game, &path, game.rules.rebel_count, None)?;
     } else {
-        open_or_build(game, &path)?;
+        open_or_build(game, &path, false)?;
     }
     Ok(())
 }
@@ -129,7 +133,7 @@ pub fn build_whole_table(game: &HuntGame) -> anyhow::Result<()> {
 fn solvable(spec: &str) -> anyhow::Result<HuntGame> {
     let AnyGame::Hunt(game) = load_game(spec)? else {
         super::common::usage_bail!(
-            "`{spec}` is not a hunt game; only sixteen-rebels, juroku-musashi and their options can be solved"
+            "`{spec}` is not a hunt game; only sixteen-rebels, juroku-musashi, their options and rules files like them are solved"
         );
     };
     crate::tablebase::check_supported(&game).map_err(super::common::usage)?;
@@ -280,45 +284,102 @@ impl BuildObserver for LevelBars {
     }
 }
 
-/// The table in `path`, or a new one built and saved there.
-pub fn open_or_build(game: &HuntGame, path: &Path) -> anyhow::Result<Tablebase> {
-    if path.exists() {
+/// The in-memory builder's table at `path` ([`crate::tablebase::open_or_build`]): read when it holds
+/// every level the game reaches; else built with a bar and a line per level, after its estimate and a
+/// check that this machine's memory holds it. For a `question` (a position, moves or games asked
+/// without --build) nothing is built: the error says what building takes.
+pub fn open_or_build(game: &HuntGame, path: &Path, question: bool) -> anyhow::Result<Tablebase> {
+    let spec = game.spec();
+    if will_build(game, path) {
+        let size = TableSize::of(game);
+        if question {
+            super::common::usage_bail!(
+                "the table of `{spec}` is not built at {}; `rebel-zero solve {spec}` builds it, or add --build ({})",
+                path.display(),
+                size.estimate
+            );
+        }
+        size.check(crate::memory::available_bytes()).map_err(|why| {
+            super::common::usage(anyhow::anyhow!("cannot build the table of `{spec}` here: {why}"))
+        })?;
+        eprintln!("building the table of `{spec}` at {}: {size}", path.display());
+    } else {
         eprintln!("reading {}", path.display());
-        return Tablebase::load(game, path).map_err(|e| match e {
-            _ if e.is_damaged() => anyhow::anyhow!("{e} (remove the file to build the table again)"),
-            _ => other_rules_hint(e),
-        });
     }
-    // Find out now, not after minutes of solving, whether the table can be written there.
-    check_writable(path).with_context(|| format!("cannot write the table at {}", path.display()))?;
     let levels = crate::tablebase::levels_of(game);
-    let bar = ProgressBar::new(levels.len() as u64).with_style(
-        ProgressStyle::with_template("solving {pos}/{len} levels [{elapsed_precise}] {msg}")
-            .expect("a valid template"),
+    let bar = TableBar::new(ProgressBar::new(0));
+    bar.level(&levels, 0);
+    let mut done = 0;
+    let opened = crate::tablebase::open_or_build(
+        game,
+        path,
+        |r| {
+            let [g, _] = r.tallies;
+            // Printed beside the bar, not through it: a hidden bar (no terminal) would swallow the line.
+            bar.0.suspend(|| {
+                eprintln!(
+                    "{:2} Rebels: {:>11} positions in {:5.1} s; General to move: {} won, {} lost, {} drawn; longest {} plies",
+                    r.rebels,
+                    r.tallies[0].positions() + r.tallies[1].positions(),
+                    r.seconds,
+                    g.wins,
+                    g.losses,
+                    g.draws,
+                    g.longest
+                )
+            });
+            done += 1;
+            bar.level(&levels, done);
+        },
+        &bar,
     );
-    bar.set_message(format!("{} Rebels", levels[0]));
-    let tb = Tablebase::build(game, |r| {
-        let [g, _] = r.tallies;
-        // Printed beside the bar, not through it: a hidden bar (no terminal) would swallow the line.
-        bar.suspend(|| {
-            eprintln!(
-                "{:2} Rebels: {:>11} positions in {:5.1} s; General to move: {} won, {} lost, {} drawn; longest {} plies",
-                r.rebels,
-                r.tallies[0].positions() + r.tallies[1].positions(),
-                r.seconds,
-                g.wins,
-                g.losses,
-                g.draws,
-                g.longest
-            )
-        });
-        bar.inc(1);
-        bar.set_message(format!("{} Rebels", r.rebels + 2));
+    bar.0.finish_and_clear();
+    let (tb, built) = opened.map_err(|e| match e {
+        TableFileError::Write { .. } => {
+            anyhow::Error::new(e).context(format!("cannot write the table at {}", path.display()))
+        }
+        _ if e.is_damaged() => anyhow::anyhow!("{e} (remove the file to build the table again)"),
+        _ => other_rules_hint(e),
     })?;
-    bar.finish_and_clear();
-    tb.save(path)?;
-    eprintln!("wrote {}", path.display());
+    if built {
+        eprintln!("wrote {}", path.display());
+    }
     Ok(tb)
+}
+
+/// The bar of a table being built in memory: which level of the table, and within it the seeding pass,
+/// then the waves of positions told.
+pub(super) struct TableBar(pub(super) ProgressBar);
+
+impl TableBar {
+    pub(super) fn new(bar: ProgressBar) -> TableBar {
+        bar.set_style(
+            ProgressStyle::with_template("{prefix} [{elapsed_precise}] {wide_bar} {percent}% {msg}")
+                .expect("a valid template"),
+        );
+        TableBar(bar)
+    }
+
+    /// The bar now shows level `done + 1` of `levels` (their Rebel counts).
+    pub(super) fn level(&self, levels: &[u32], done: usize) {
+        if let Some(rebels) = levels.get(done) {
+            self.0.set_prefix(format!("level {}/{}: {rebels} Rebels", done + 1, levels.len()));
+        }
+    }
+}
+
+impl LevelProgress for TableBar {
+    fn phase(&self, name: &'static str, total: u64) {
+        self.0.set_length(total);
+        self.0.set_position(0);
+        self.0.set_message(name);
+    }
+    fn advance(&self, done: u64) {
+        self.0.inc(done);
+    }
+    fn wave(&self, wave: u32) {
+        self.0.set_message(format!("telling, wave {wave}"));
+    }
 }
 
 fn print_levels(tb: &Tablebase) {

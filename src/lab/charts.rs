@@ -34,6 +34,17 @@ pub fn write(out: &Path, finished: &Finished) -> anyhow::Result<Vec<String>> {
     Ok(names)
 }
 
+/// The label of the whole-numbered tick `x` (the `x`-th of `labels`), else nothing: a categorical axis
+/// drawn on a continuous one.
+pub(super) fn label_at_tick(x: f64, labels: &[String]) -> String {
+    let i = x.round();
+    if (x - i).abs() < 1e-6 && i >= 0.0 {
+        labels.get(i as usize).cloned().unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
 fn side_title(finished: &Finished, side: usize) -> String {
     let mut names: Vec<&str> = finished.results.variants.iter().map(|v| v.sides[side].as_str()).collect();
     names.dedup();
@@ -56,14 +67,7 @@ fn score_chart(path: &Path, finished: &Finished, side: usize) -> Drawn {
     chart
         .configure_mesh()
         .x_labels(skills)
-        .x_label_formatter(&|x| {
-            let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 {
-                labels.get(i as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&|x| label_at_tick(*x, &labels))
         .y_desc("score")
         .x_desc("skill")
         .draw()?;

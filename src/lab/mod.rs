@@ -23,6 +23,8 @@
 //! - [`verify`]: a finished study's record checked against the code and the evidence it names;
 //! - [`reread`]: a finished study's claims read again from its record, playing nothing;
 //! - [`report`], [`charts`]: report.md, results.json, games.jsonl and SVG charts;
+//! - [`sweep`], [`sweep_report`]: a ruleset solved exactly over one or two rule keys' values, and its
+//!   report (where the balance turns);
 //! - [`stats`]: Wilson, Newcombe, means, clustered and paired samples, quantiles, Holm.
 
 pub mod aggregate;
@@ -47,6 +49,8 @@ pub mod sprt;
 pub mod stats;
 pub mod store;
 pub mod study;
+pub mod sweep;
+pub mod sweep_report;
 pub mod verify;
 
 pub use runner::{

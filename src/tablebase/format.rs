@@ -26,8 +26,8 @@ pub enum TableFileError {
         "another rebel-zero is building the table in {path}; wait for it, or name another folder with --table"
     )]
     Busy { path: PathBuf },
-    #[error("no tablebase at {path}; build it with `rebel-zero solve {spec}`")]
-    Absent { path: PathBuf, spec: String },
+    #[error("no tablebase at {path}; build it with `rebel-zero solve {spec}` ({cost})")]
+    Absent { path: PathBuf, spec: String, cost: String },
 }
 
 impl TableFileError {

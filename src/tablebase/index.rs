@@ -9,6 +9,13 @@
 /// Points a Rebel may stand on: the 5 × 5 main board.
 pub const REBEL_POINTS: u32 = 25;
 
+/// The most points a Rebel set may range over: sets are `u32` masks.
+pub const MAX_REBEL_POINTS: u32 = 32;
+
+/// The most slots (sets × General points) in one level: a level's positions are numbered in 31 bits,
+/// the 32nd telling the builder's two arrays apart.
+pub const MAX_LEVEL_SLOTS: u64 = 1 << 31;
+
 /// `BINOMIAL[n][k]` = C(n, k) for n, k ≤ 32 (0 where k > n).
 static BINOMIAL: [[u64; 33]; 33] = binomials();
 
@@ -37,6 +44,11 @@ pub fn sets_of(n: u32) -> usize {
     binomial(REBEL_POINTS, n) as usize
 }
 
+/// The number of sets of `n` Rebels on `points` points.
+pub fn sets_on(points: u32, n: u32) -> usize {
+    binomial(points, n) as usize
+}
+
 /// The colexicographic rank of a set among the sets of its size: Σ C(pᵢ, i) over its points
 /// p₁ < p₂ < … (i counted from 1). The same for any number of points, since it never looks above the
 /// set's highest.
@@ -55,6 +67,11 @@ pub fn rank(mut set: u32) -> u64 {
 /// The set of `n` main-board points with the given rank (the inverse of [`rank`]).
 pub fn unrank(r: u32, n: u32) -> u32 {
     unrank_within(u64::from(r), n, REBEL_POINTS)
+}
+
+/// The set of `n` points among `0..points` with the given rank.
+pub fn unrank_on(r: u32, n: u32, points: u32) -> u32 {
+    unrank_within(u64::from(r), n, points)
 }
 
 /// The set of size `k` within the points `0..points` with the given rank.

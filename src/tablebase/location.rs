@@ -3,8 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::format::{TableFileError, check_writable};
 use super::juroku;
 use super::rules::{Unsupported, check_supported, is_japanese, levels_of, rules_key};
+use super::size::TableSize;
 use crate::game::hunt::HuntGame;
 
 /// Where `rebel-zero solve` keeps the table of `game`'s rules, in the cache folder
@@ -26,7 +28,7 @@ pub fn table_present(game: &HuntGame, path: &Path) -> bool {
     if is_japanese(game) {
         levels_of(game).into_iter().all(|n| juroku::level_path(path, n).is_file())
     } else {
-        path.is_file()
+        super::chinese::store::holds_every_level(game, path)
     }
 }
 
@@ -54,16 +56,45 @@ pub fn cached_table(game: &HuntGame) -> CachedTable {
 }
 
 /// What building the whole table of `game`'s rules takes, in words, for a message that offers to
-/// build it. The Chinese board's figures were measured with `rebel-zero solve`: 5½ minutes on two free
-/// cores of an AMD EPYC (636 s of CPU), 15 minutes on two shared ones, 2.15 GB at its peak, a 0.94 GB
-/// file; the Japanese board's are [`juroku::BuildEstimate`]'s.
+/// build it: [`juroku::BuildEstimate`] on the Japanese board, [`TableSize`] elsewhere (scaled from
+/// sixteen-rebels' measured build: 5½ minutes on two free cores of an AMD EPYC, 2.15 GB at its peak,
+/// a 0.94 GB file).
 pub fn build_cost(game: &HuntGame) -> String {
     if is_japanese(game) {
         juroku::BuildEstimate::of(game, &levels_of(game)).to_string()
     } else {
-        "about 6 minutes on 2 cores (15 when they are shared), 2.2 GB of memory at its peak and 1 GB of disk"
-            .to_string()
+        TableSize::of(game).estimate.to_string()
     }
+}
+
+/// Whether [`open_or_build`] would build: no file at `path`, or a table of these rules with fewer
+/// levels (built for a start with fewer Rebels), which it replaces. Any other file is read, so that
+/// another ruleset's table or a damaged one is named, never overwritten.
+pub fn will_build(game: &HuntGame, path: &Path) -> bool {
+    !path.exists()
+        || super::chinese::store::stored_levels(game, path)
+            .is_some_and(|_| !super::chinese::store::holds_every_level(game, path))
+}
+
+/// The in-memory builder's table of `game` ([`super::chinese`]): read from `path` when the file there
+/// holds every level the game reaches, else built (`report` hears each level as it is done) and
+/// written there, replacing a file of these rules that holds fewer; `progress` hears the work within
+/// each level. Before any work it checks that the file can be
+/// written. Returns the table and whether it was built. The caller checks memory first
+/// ([`TableSize::check_memory`]).
+pub fn open_or_build(
+    game: &HuntGame,
+    path: &Path,
+    report: impl FnMut(super::LevelReport),
+    progress: &dyn juroku::LevelProgress,
+) -> Result<(super::Tablebase, bool), TableFileError> {
+    if !will_build(game, path) {
+        return Ok((super::Tablebase::load(game, path)?, false));
+    }
+    check_writable(path).map_err(|source| TableFileError::Write { path: path.to_path_buf(), source })?;
+    let table = super::Tablebase::build_showing(game, game.rules.rebel_count, report, progress)?;
+    table.save(path)?;
+    Ok((table, true))
 }
 
 /// Whether `other`'s positions have the values of `game`'s: both solvable, with the same rules key.

@@ -3,7 +3,6 @@
 //! board's tables share one layout whatever their options, so the scan walks both arrays together.
 
 use super::chinese::Level;
-use super::index;
 use super::rules::is_position;
 use super::table::{Store, Tablebase};
 use super::verdict::Verdict;
@@ -80,9 +79,13 @@ fn won_in(v: Verdict, mover: Side, side: Side) -> Option<u32> {
 
 impl Tablebase {
     /// `side`'s wins under this table and under `other`, over every position of the levels both hold
-    /// (both sides to move); `None` unless both are Chinese-board tables.
+    /// (both sides to move); `None` unless both are tables of one board kept in memory (the Chinese
+    /// builder's).
     pub fn paired_wins(&self, other: &Tablebase, side: Side) -> Option<PairedWins> {
         let (Store::Chinese(mine), Store::Chinese(theirs)) = (&self.store, &other.store) else { return None };
+        if self.game.board().identity() != other.game.board().identity() {
+            return None;
+        }
         let games = [&self.game, &other.game];
         let total = mine
             .iter()
@@ -95,11 +98,10 @@ impl Tablebase {
 
 fn paired_level(games: [&HuntGame; 2], levels: [&Level; 2], side: Side) -> PairedWins {
     use rayon::prelude::*;
-    let rebels = levels[0].rebels;
-    (0..index::sets_of(rebels))
+    (0..levels[0].sets())
         .into_par_iter()
         .map(|r| {
-            let set = u64::from(index::unrank(r as u32, rebels));
+            let set = u64::from(levels[0].set_at(r));
             let mut wins = PairedWins::default();
             for general in 0..games[0].board().len() as u8 {
                 for mover in Side::BOTH {
@@ -119,6 +121,7 @@ fn paired_level(games: [&HuntGame; 2], levels: [&Level; 2], side: Side) -> Paire
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tablebase::index;
     use crate::tablebase::testing::hunt;
 
     /// The apex escape on the levels of up to 6 Rebels: every position the General wins without it he

@@ -27,7 +27,8 @@ pub fn shared_table(game: &HuntGame, path: &Path) -> Result<Arc<Tablebase>, Tabl
         return Ok(table.clone());
     }
     if !path.exists() {
-        return Err(TableFileError::Absent { path: path.to_path_buf(), spec: game.spec().to_string() });
+        let (path, spec, cost) = (path.to_path_buf(), game.spec().to_string(), super::build_cost(game));
+        return Err(TableFileError::Absent { path, spec, cost });
     }
     let table = Arc::new(Tablebase::load(game, path)?);
     tables.insert(key, table.clone());

@@ -51,17 +51,29 @@ impl Tablebase {
     pub fn build_up_to(
         game: &HuntGame,
         most: u32,
+        report: impl FnMut(LevelReport),
+    ) -> Result<Tablebase, Unsupported> {
+        Tablebase::build_showing(game, most, report, &juroku::Quiet::default())
+    }
+
+    /// [`Tablebase::build_up_to`], with `progress` told of the work within each level.
+    pub fn build_showing(
+        game: &HuntGame,
+        most: u32,
         mut report: impl FnMut(LevelReport),
+        progress: &dyn juroku::LevelProgress,
     ) -> Result<Tablebase, Unsupported> {
         check_supported(game)?;
+        let refuse = |reason: String| Unsupported { spec: game.spec().to_string(), reason };
         if is_japanese(game) {
             let reason = "the Japanese board's tables are built in a folder of level files (build_in_folder)";
-            return Err(Unsupported { spec: game.spec().to_string(), reason });
+            return Err(refuse(reason.into()));
         }
+        super::size::TableSize::of(game).check_index().map_err(refuse)?;
         let mut levels = Levels::default();
         for rebels in levels_of(game).into_iter().filter(|&n| n <= most) {
             let clock = Instant::now();
-            levels.insert(chinese::build::build_level(game, rebels, &levels));
+            levels.insert(chinese::build::build_level(game, rebels, &levels, progress));
             let seconds = clock.elapsed().as_secs_f64();
             let level = levels.get(rebels).expect("just inserted");
             let tallies = Side::BOTH.map(|side| level.tally(game, side));

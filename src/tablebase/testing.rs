@@ -50,3 +50,10 @@ pub fn position_with_a_choice(tb: &Tablebase, side: Side) -> HuntState {
         .find(|s| tb.move_verdicts(s).iter().any(|(_, v)| !matches!(v, Some(Verdict::Win { .. }))))
         .expect("such a position exists")
 }
+
+/// A rules file on a board of its own (tests/data/rules/four-by-four.toml: 4 × 4 alquerque points, no
+/// privy; 10 Rebels, the General wins at 2): the in-memory builder off the Chinese board.
+pub const SMALL_BOARD: &str = "file:tests/data/rules/four-by-four.toml";
+
+/// A rules file too large for the tables (tests/data/rules/too-big.toml).
+pub const TOO_BIG: &str = "file:tests/data/rules/too-big.toml";

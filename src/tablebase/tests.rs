@@ -1,6 +1,6 @@
 //! Tests of the tables: small levels against the move generator, files, judging and best play.
 
-use super::rules::is_position;
+use super::rules::{board_of, is_position};
 use super::testing::{self, hunt, position_with_a_choice, six_rebels};
 use super::*;
 use crate::game::hunt::{GENERAL, HuntState, REBELS};
@@ -207,4 +207,116 @@ fn unsupported_rulesets_are_named() {
     // The Japanese board is solved, but in a folder of level files, not in memory.
     let err = Tablebase::build_up_to(&hunt("juroku-musashi"), 0, |_| {}).err().expect("refused");
     assert!(err.to_string().contains("folder of level files"), "{err}");
+}
+
+/// Every slot of `rebels` Rebels on the Chinese board, both sides to move.
+fn chinese_slots(rebels: u32) -> impl Iterator<Item = HuntState> {
+    (0..index::sets_of(rebels) as u32).flat_map(move |r| {
+        let set = u64::from(index::unrank(r, rebels));
+        (0..29u8).flat_map(move |general| {
+            [GENERAL, REBELS].map(|to_move| HuntState { general, rebels: set, to_move, result: None })
+        })
+    })
+}
+
+/// configs/rules/sixteen-rebels.toml, solved over its own described board and move generator, has the
+/// built-in table's value at every position of its first level (6 Rebels; the whole table takes
+/// minutes, and its other levels are built by the same code); the two share a table.
+#[test]
+fn the_file_of_sixteen_rebels_has_the_built_in_values_at_every_position() {
+    use crate::game::hunt::board::BoardKind;
+    let (file, built_in) = (hunt("file:configs/rules/sixteen-rebels.toml"), hunt("sixteen-rebels"));
+    assert!(matches!(file.board().kind, BoardKind::Described(_)), "the file's own board");
+    assert_eq!(board_of(&file), BoardKind::Chinese);
+    assert_eq!(rules_key(&file), rules_key(&built_in));
+    let a = Tablebase::build_up_to(&file, 6, |_| {}).unwrap();
+    let b = six_rebels();
+    let mut compared = 0;
+    for s in chinese_slots(6) {
+        assert_eq!(a.probe(&s), b.probe(&s), "{}", built_in.format_position(&s));
+        compared += u64::from(a.probe(&s).is_some());
+    }
+    let tallies = b.level_tallies();
+    assert_eq!(a.level_tallies(), tallies);
+    let positions: u64 = tallies.iter().map(|(_, t)| t[0].positions() + t[1].positions()).sum();
+    assert_eq!(compared, positions);
+}
+
+/// Rebels that step only forward and sideways (no-retreat): the builder's un-moves follow the rule, so
+/// the small levels agree with the move generator everywhere; and the rule changes values.
+#[test]
+fn no_retreat_levels_agree_with_the_move_generator_and_differ_from_chinese_rebels() {
+    let game = hunt("file:configs/rules/sixteen-rebels-no-retreat.toml");
+    check_supported(&game).unwrap();
+    assert_eq!(rules_key(&game), "sixteen-rebels:capture=optional,general_wins_at=4,apex=on,rebels=forward");
+    let tb = Tablebase::build_up_to(&game, 6, |_| {}).unwrap();
+    let checked = tb.verify(|_, _| {}).unwrap();
+    let [general, rebels] = [GENERAL, REBELS].map(|side| tb.tally_for(side));
+    assert_eq!(checked, general.positions() + rebels.positions());
+    assert!(general.wins > 0 && general.losses > 0 && rebels.wins > 0, "{general:?} {rebels:?}");
+    let chinese = six_rebels();
+    let differ = chinese_slots(6).filter(|s| tb.probe(s) != chinese.probe(s)).count();
+    assert!(differ > 0, "forbidding retreats changes some values");
+}
+
+/// A start of odd count has its own table (every odd level); a board of a rules file unlike any
+/// built-in one is solved whole and agrees with its move generator.
+#[test]
+fn odd_counts_and_a_board_of_its_own_agree_with_the_move_generator() {
+    let mut rules = hunt("sixteen-rebels").rules;
+    rules.rebel_count = 5;
+    rules.rebels_start = 0b11111;
+    let odd = crate::game::hunt::HuntGame::new("sixteen-rebels".into(), rules);
+    assert!(rules_key(&odd).ends_with(",count=odd") && rules_key(&odd).contains("general_wins_at=3"));
+    assert_eq!(levels_of(&odd), [5]);
+    let tb = Tablebase::build(&odd, |_| {}).unwrap();
+    assert!(tb.verify(|_, _| {}).unwrap() > 0);
+
+    let small = hunt(testing::SMALL_BOARD);
+    assert!(rules_key(&small).starts_with("board-"), "{}", rules_key(&small));
+    let tb = Tablebase::build(&small, |_| {}).unwrap();
+    let checked = tb.verify(|_, _| {}).unwrap();
+    let [general, rebels] = [GENERAL, REBELS].map(|side| tb.tally_for(side));
+    assert_eq!(checked, general.positions() + rebels.positions());
+    assert!(general.wins > 0 && rebels.wins > 0, "{general:?} {rebels:?}");
+    assert!(tb.probe(&small.start()).is_some());
+}
+
+/// A table built for the start holds every start with fewer Rebels of its parity: it is read for them,
+/// and for a start with more it is a table to build again, never another ruleset's file to overwrite.
+#[test]
+fn a_table_serves_starts_with_fewer_rebels_and_is_rebuilt_for_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = hunt(testing::SMALL_BOARD);
+    // The start less its last two Rebels (a4 and b4).
+    let with_eight = {
+        let mut rules = small.rules;
+        rules.rebel_count = 8;
+        rules.rebels_start &= !(1 << 12 | 1 << 13);
+        crate::game::hunt::HuntGame::new(small.spec().into(), rules)
+    };
+    assert_eq!(with_eight.start().rebels.count_ones(), 8);
+    let (whole, fewer) = (dir.path().join("whole.rztb"), dir.path().join("fewer.rztb"));
+    Tablebase::build(&small, |_| {}).unwrap().save(&whole).unwrap();
+    Tablebase::build(&with_eight, |_| {}).unwrap().save(&fewer).unwrap();
+    assert!(table_present(&with_eight, &whole) && !will_build(&with_eight, &whole));
+    let start = with_eight.start();
+    let from_whole = Tablebase::load(&with_eight, &whole).unwrap().probe(&start);
+    assert_eq!(from_whole, Tablebase::load(&with_eight, &fewer).unwrap().probe(&start));
+    assert!(from_whole.is_some());
+    let err = Tablebase::load(&small, &fewer).err().unwrap();
+    assert!(err.to_string().contains("holds the levels [4, 6, 8] of [4, 6, 8, 10]"), "{err}");
+    assert!(!table_present(&small, &fewer) && will_build(&small, &fewer));
+    // Another ruleset's table is read (and refused by name), not rebuilt over.
+    assert!(!will_build(&hunt("sixteen-rebels"), &whole));
+    assert!(will_build(&small, &dir.path().join("absent.rztb")));
+}
+
+/// A game too large for the index is refused with its figures before anything is built.
+#[test]
+fn a_game_too_large_is_refused_before_it_is_built() {
+    let game = hunt(testing::TOO_BIG);
+    check_supported(&game).unwrap();
+    let err = Tablebase::build_up_to(&game, 0, |_| {}).err().expect("refused").to_string();
+    assert!(err.contains("4.7 billion slots per side"), "{err}");
 }

@@ -31,12 +31,12 @@ impl Tablebase {
         };
         let mut checked = 0;
         for level in levels.iter() {
-            let sets = index::sets_of(level.rebels);
+            let sets = level.sets();
             let n = (0..sets.div_ceil(CHUNK))
                 .into_par_iter()
                 .map(|chunk| {
                     let first = chunk * CHUNK;
-                    let mut set = index::unrank(first as u32, level.rebels);
+                    let mut set = level.set_at(first);
                     let mut n = 0u64;
                     for r in first..(first + CHUNK).min(sets) {
                         n += self.verify_set(set as u64)?;

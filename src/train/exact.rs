@@ -120,7 +120,7 @@ mod tests {
         let AnyGame::Chess(chess) = AnyGame::from_spec("chess").unwrap() else { unreachable!() };
         let err = ExactValues::open(&[chess], 1.0).err().expect("no table solves chess").to_string();
         assert!(err.contains("no spec of the run is solved"), "{err}");
-        assert!(err.contains("no tablebase for `chess`: only the Chinese board"), "{err}");
+        assert!(err.contains("no tablebase for `chess`: only sixteen-rebels, juroku-musashi"), "{err}");
         assert!(ExactValues::open(&[hunt("twenty-six-rebels")], 1.0).is_err());
     }
 

@@ -23,7 +23,7 @@ impl SpecTables {
         let mut tables = Vec::with_capacity(games.len());
         for game in games {
             let Some(hunt) = game.as_hunt() else {
-                let why = Unsupported { spec: game.spec().to_string(), reason: SOLVED_BOARDS };
+                let why = Unsupported { spec: game.spec().to_string(), reason: SOLVED_BOARDS.into() };
                 tables.push(Err(why.to_string()));
                 continue;
             };

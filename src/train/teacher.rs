@@ -167,7 +167,10 @@ mod tests {
         let games = [crate::tablebase::testing::hunt("twenty-six-rebels")];
         let bootstrap = BootstrapConfig { teacher: "perfect".to_string(), generations: 1 };
         let err = Teacher::open(&bootstrap, 0, &games).err().expect("no table solves it").to_string();
-        assert!(err.contains("no tablebase for `twenty-six-rebels`: only the Chinese board"), "{err}");
+        assert!(
+            err.contains("no tablebase for `twenty-six-rebels`: only the General's intervention capture"),
+            "{err}"
+        );
     }
 
     #[test]

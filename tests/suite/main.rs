@@ -21,6 +21,7 @@ mod robustness;
 mod search;
 mod serve;
 mod standalone;
+mod sweep;
 mod testkit_runs;
 mod training;
 

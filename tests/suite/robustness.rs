@@ -96,6 +96,8 @@ fn base_command(name: &str, scratch: &std::path::Path) -> Option<Vec<String>> {
         "balance" => &["balance", "--findings", concat!(env!("CARGO_MANIFEST_DIR"), "/docs/studies")],
         "serve" => &["serve", "--port", "0"],
         "solve" => &["solve", "sixteen-rebels", "--up-to", "2"],
+        // A start of 5 Rebels: one level of 3 million slots.
+        "sweep" => &["sweep", "sixteen-rebels", "--key", "rebels=5", "--out", &out],
         _ => return None,
     };
     Some(line.iter().map(|s| s.to_string()).collect())

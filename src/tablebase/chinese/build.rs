@@ -24,10 +24,11 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::index::{next_set, rank, sets_of, unrank};
+use super::index::{next_set, rank, sets_on, unrank_on};
 use super::{Level, Levels};
 use crate::game::Game;
 use crate::game::hunt::{GENERAL, HuntGame, HuntState, REBELS};
+use crate::tablebase::juroku::LevelProgress;
 
 type Moves = <HuntGame as Game>::Moves;
 
@@ -71,6 +72,9 @@ const WAVE_CHUNK: usize = 1 << 14;
 struct Work<'a> {
     game: &'a HuntGame,
     rebels: u32,
+    /// The points Rebels stand on: the board's first, `main_board` as a mask.
+    rebel_points: u32,
+    main_board: u32,
     slots: usize,
     general: Vec<AtomicU32>,
     rebel: Vec<AtomicU32>,
@@ -91,19 +95,33 @@ impl Found {
     }
 }
 
-/// Solves the level of `rebels` Rebels; every level its captures reach must be in `lower`.
-pub(in crate::tablebase) fn build_level(game: &HuntGame, rebels: u32, lower: &Levels) -> Level {
+/// Solves the level of `rebels` Rebels; every level its captures reach must be in `lower`. `progress`
+/// hears the seeding pass (positions) and the waves (positions told, out of every slot: the draws are
+/// never told, so the bar ends short of them).
+pub(in crate::tablebase) fn build_level(
+    game: &HuntGame,
+    rebels: u32,
+    lower: &Levels,
+    progress: &dyn LevelProgress,
+) -> Level {
     let slots = game.board().len();
-    let len = sets_of(rebels) * slots;
+    let rebel_points = super::rebel_points(game);
+    let len = sets_on(rebel_points, rebels) * slots;
     let new_array = || (0..len).into_par_iter().map(|_| AtomicU32::new(0)).collect::<Vec<_>>();
-    let work = Work { game, rebels, slots, general: new_array(), rebel: new_array() };
+    let main_board = (((1u64 << rebel_points) - 1) & u64::from(u32::MAX)) as u32;
+    let work =
+        Work { game, rebels, rebel_points, main_board, slots, general: new_array(), rebel: new_array() };
 
     let mut waves: Vec<Vec<u32>> = Vec::new();
-    let seeded = work.seed(lower);
+    progress.phase("seeding", len as u64);
+    let seeded = work.seed(lower, progress);
+    progress.phase("telling", 2 * len as u64);
     add_found(&mut waves, 0, seeded);
     let mut d = 0;
     while d < waves.len() {
+        progress.wave(d as u32);
         let wave = std::mem::take(&mut waves[d]);
+        progress.advance(wave.len() as u64);
         let found = wave
             .par_chunks(WAVE_CHUNK)
             .map(|chunk| {
@@ -117,7 +135,7 @@ pub(in crate::tablebase) fn build_level(game: &HuntGame, rebels: u32, lower: &Le
         add_found(&mut waves, d + 1, found);
         d += 1;
     }
-    Level { rebels, general_to_move: finish(work.general), rebels_to_move: finish(work.rebel) }
+    Level { rebels, rebel_points, general_to_move: finish(work.general), rebels_to_move: finish(work.rebel) }
 }
 
 /// Files `found.next` under wave `next` and each later entry under its own distance.
@@ -157,15 +175,15 @@ fn finish(array: Vec<AtomicU32>) -> Vec<u8> {
 
 impl Work<'_> {
     /// Pass 1: every position's moves, once. Returns the positions decided so far, by distance.
-    fn seed(&self, lower: &Levels) -> Found {
-        let sets = sets_of(self.rebels);
+    fn seed(&self, lower: &Levels, progress: &dyn LevelProgress) -> Found {
+        let sets = sets_on(self.rebel_points, self.rebels);
         (0..sets.div_ceil(SEED_CHUNK))
             .into_par_iter()
             .map(|chunk| {
                 let mut found = Found::default();
                 let mut moves = Moves::default();
                 let first = chunk * SEED_CHUNK;
-                let mut set = unrank(first as u32, self.rebels);
+                let mut set = unrank_on(first as u32, self.rebels, self.rebel_points);
                 for r in first..(first + SEED_CHUNK).min(sets) {
                     for g in 0..self.slots {
                         let at = r * self.slots + g;
@@ -191,6 +209,7 @@ impl Work<'_> {
                         set = next_set(set);
                     }
                 }
+                progress.advance((SEED_CHUNK.min(sets - first) * self.slots) as u64);
                 found
             })
             .reduce(Found::default, Found::merge)
@@ -296,7 +315,8 @@ impl Work<'_> {
                 Err(now) => v = now,
             }
         }
-        let (set, general) = (unrank((at / self.slots) as u32, self.rebels), (at % self.slots) as u8);
+        let set = unrank_on((at / self.slots) as u32, self.rebels, self.rebel_points);
+        let general = (at % self.slots) as u8;
         let mover_won = d % 2 == 1;
         if in_rebels {
             self.tell_general_predecessors(set, general, mover_won, d, found);
@@ -305,10 +325,12 @@ impl Work<'_> {
         }
     }
 
-    /// The positions, Rebels to move, from which a Rebel step led to this General-to-move position.
+    /// The positions, Rebels to move, from which a Rebel step led to this General-to-move position:
+    /// each Rebel steps back to an empty point it could have stepped from (where Rebels step only
+    /// forward and sideways, not from the point ahead of it).
     fn tell_rebel_predecessors(&self, set: u32, general: u8, general_won: bool, d: u32, found: &mut Found) {
         let board = self.game.board();
-        let empty = MAIN_BOARD & !set & !(1 << general);
+        let empty = self.main_board & !set & !1u32.checked_shl(u32::from(general)).unwrap_or(0);
         let mut rebels = set;
         while rebels != 0 {
             let r = rebels.trailing_zeros();
@@ -317,6 +339,9 @@ impl Work<'_> {
             while origins != 0 {
                 let q = origins.trailing_zeros();
                 origins &= origins - 1;
+                if self.game.rebel_targets(q as u8) >> r & 1 == 0 {
+                    continue; // a step the Rebels may not take (back toward their own side)
+                }
                 let before = set ^ (1 << r) ^ (1 << q);
                 if !self.is_position(&HuntState {
                     general,
@@ -404,6 +429,3 @@ impl Work<'_> {
         }
     }
 }
-
-/// The 25 points of the main board, where Rebels stand.
-const MAIN_BOARD: u32 = (1 << super::index::REBEL_POINTS) - 1;

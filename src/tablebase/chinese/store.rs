@@ -14,7 +14,7 @@ use super::{Level, Levels};
 use crate::game::hunt::HuntGame;
 use crate::tablebase::format::{FORMAT, TableFileError, checksum, read_line};
 use crate::tablebase::index;
-use crate::tablebase::rules::{check_supported, levels_of, rules_key};
+use crate::tablebase::rules::{check_supported, levels_of, rebel_points, rules_key};
 
 const MAGIC: &str = "rebel-zero tablebase";
 
@@ -77,18 +77,19 @@ pub(in crate::tablebase) fn read_levels(
         return Err(TableFileError::OtherRules { path: path.to_path_buf(), found: header.rules, wanted });
     }
     let expected = levels_of(game);
-    let complete = header.levels == expected;
-    let subset =
-        header.levels.windows(2).all(|w| w[0] < w[1]) && header.levels.iter().all(|n| expected.contains(n));
-    if header.points != game.board().len() || !subset || header.checksums.len() != header.levels.len() {
+    if header.points != game.board().len()
+        || !levels_of_the_rules(game, &header.levels)
+        || header.checksums.len() != header.levels.len()
+    {
         return Err(malformed("its levels, points or checksums do not match the rules".into()));
     }
-    if whole && !complete {
+    if whole && !covers(&header.levels, &expected) {
         return Err(malformed(format!("it holds the levels {:?} of {:?}", header.levels, expected)));
     }
+    let rebel_points = rebel_points(game);
     let mut levels = Levels::default();
     for (&rebels, sum) in header.levels.iter().zip(&header.checksums) {
-        let len = index::sets_of(rebels) * header.points;
+        let len = index::sets_on(rebel_points, rebels) * header.points;
         let mut read_array = || {
             let mut bytes = vec![0; len];
             input.read_exact(&mut bytes).map_err(|e| match e.kind() {
@@ -99,7 +100,8 @@ pub(in crate::tablebase) fn read_levels(
             })?;
             Ok::<_, TableFileError>(bytes)
         };
-        let level = Level { rebels, general_to_move: read_array()?, rebels_to_move: read_array()? };
+        let (general_to_move, rebels_to_move) = (read_array()?, read_array()?);
+        let level = Level { rebels, rebel_points, general_to_move, rebels_to_move };
         if format!("{:016x}", level_checksum(&level)) != *sum {
             return Err(malformed(format!(
                 "the level of {rebels} Rebels does not match its checksum: the file is damaged"
@@ -111,6 +113,35 @@ pub(in crate::tablebase) fn read_levels(
         return Err(malformed("it has bytes after its last level".into()));
     }
     Ok(levels)
+}
+
+/// Whether a table of `stored` levels holds every level of `wanted`: a table built for a start with
+/// more Rebels holds the levels of one with fewer.
+fn covers(stored: &[u32], wanted: &[u32]) -> bool {
+    wanted.iter().all(|n| stored.contains(n))
+}
+
+/// Whether `levels` (in a header that names `game`'s rules) are levels of those rules: increasing,
+/// each a count of the rules' parity above the threshold that the Rebels' points can hold.
+fn levels_of_the_rules(game: &HuntGame, levels: &[u32]) -> bool {
+    let (parity, wins_at) = (game.rules.rebel_count % 2, game.rules.general_wins_at.unwrap_or(0));
+    levels.windows(2).all(|w| w[0] < w[1])
+        && levels.iter().all(|&n| n % 2 == parity && n > wins_at && n <= rebel_points(game))
+}
+
+/// The levels the file at `path` holds, by its header alone, if it is a table of `game`'s rules in
+/// this build's format (its levels are checked as they are read).
+pub(in crate::tablebase) fn stored_levels(game: &HuntGame, path: &Path) -> Option<Vec<u32>> {
+    let mut input = BufReader::new(File::open(path).ok()?);
+    (read_line(&mut input).ok()? == MAGIC).then_some(())?;
+    let header: Header = serde_json::from_str(&read_line(&mut input).ok()?).ok()?;
+    (header.format == FORMAT && header.rules == rules_key(game)).then_some(header.levels)
+}
+
+/// Whether the file at `path` is a table of `game`'s rules holding every level a game of them from the
+/// start reaches, by its header alone.
+pub(in crate::tablebase) fn holds_every_level(game: &HuntGame, path: &Path) -> bool {
+    stored_levels(game, path).is_some_and(|levels| covers(&levels, &levels_of(game)))
 }
 
 /// The checksum of a level's two arrays.
