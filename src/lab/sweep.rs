@@ -300,7 +300,16 @@ pub fn run_sweep(
     for (i, setting) in settings.iter().enumerate() {
         let saved =
             std::fs::read(saved_at(i)).ok().and_then(|b| serde_json::from_slice::<SettingResult>(&b).ok());
-        if let Some(r) = saved.filter(|r| r.values == setting.values && r.table == rules_key(&setting.game)) {
+        // The same setting of the same ruleset, from the same start: the values and the table alone
+        // leave out who moves first and where the pieces stand.
+        let game = &setting.game;
+        let same = |r: &SettingResult| {
+            r.values == setting.values
+                && r.spec == game.spec()
+                && r.start == game.format_position(&game.start())
+                && r.table == rules_key(game)
+        };
+        if let Some(r) = saved.filter(same) {
             observer.setting(&r, true);
             results[i] = Some(r);
         }

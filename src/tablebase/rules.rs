@@ -87,7 +87,7 @@ pub fn check_supported(game: &HuntGame) -> Result<(), Unsupported> {
     }
     let board = game.board();
     let rebel_points = board.len() as u32 - board.privy.count_ones();
-    if board.privy != ((1u64 << board.len()) - 1) & !((1u64 << rebel_points) - 1) {
+    if board.privy != all_points(board.len() as u32) & !all_points(rebel_points) {
         return refuse("the Rebels' points must come first on the board (a rules file's grid), the General's own points after them".into());
     }
     if rebel_points > index::MAX_REBEL_POINTS {
@@ -97,6 +97,11 @@ pub fn check_supported(game: &HuntGame) -> Result<(), Unsupported> {
         ));
     }
     Ok(())
+}
+
+/// The mask of points `0..n` (all 64 when `n` is 64).
+fn all_points(n: u32) -> u64 {
+    u64::MAX.checked_shr(64 - n).unwrap_or(0)
 }
 
 /// The points a Rebel may stand on are the board's first this-many (see [`check_supported`]).
@@ -132,7 +137,7 @@ pub(super) fn is_position(game: &HuntGame, s: &HuntState) -> bool {
     let on_winning_apex = rules.apex_wins && Some(s.general) == board.apex;
     let blockaded =
         rules.blockade && board.privy >> s.general & 1 == 1 && s.rebels & board.exits == board.exits;
-    let rebel_points = ((1u64 << board.len()) - 1) & !board.privy;
+    let rebel_points = all_points(board.len() as u32) & !board.privy;
     let rebels_on_their_points = s.rebels & !rebel_points == 0;
     rebels_on_their_points && !on_rebel && !on_winning_apex && !blockaded
 }

@@ -102,6 +102,20 @@ fn a_rules_file_is_solved_and_swept_and_the_sweep_resumes() {
     assert_eq!(stderr(&resumed).matches("from an earlier run").count(), 8, "{}", stderr(&resumed));
     assert_eq!(stdout(&resumed), stdout(&swept), "the same figures");
 
+    // Another ruleset's sweep in the same folder keeps none of the first one's figures, though its
+    // settings have the same values and tables (who moves first is in neither).
+    let again = dir.path().join("again").display().to_string();
+    let keys = ["--key", "general_wins_at=2..3", "--out", &again];
+    let first = run(cache.path(), &[&["sweep", &spec][..], &keys].concat());
+    assert!(first.status.success(), "{}", stderr(&first));
+    let rebels_first = format!("{spec}:first=rebels");
+    let other = run(cache.path(), &[&["sweep", &rebels_first][..], &keys].concat());
+    assert!(other.status.success(), "{}", stderr(&other));
+    assert!(!stderr(&other).contains("from an earlier run"), "{}", stderr(&other));
+    let json = std::fs::read(Path::new(&again).join("sweep.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    assert_eq!(json["results"][0]["first"], "rebels", "measured from the Rebels' start");
+
     let bad = run(cache.path(), &["sweep", &spec, "--key", "rebels=11", "--out", &out_text]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("the start has 10 Rebels"), "{}", stderr(&bad));
