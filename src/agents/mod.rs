@@ -15,7 +15,7 @@ pub mod spec;
 pub use arena::{BookOpenings, MatchSettings, MatchSummary, play_game, random_opening, run_match};
 pub use match_folder::{MatchFolder, MatchFolderError, MatchIdentity};
 pub use mcts::SearchSettings;
-pub use spec::{AgentError, AgentSpec, MAX_SIMULATIONS, MctsSettings, NetSettings};
+pub use spec::{AgentError, AgentSpec, MAX_SIMULATIONS, MctsSettings, NetSettings, SHIPPED_PATH};
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

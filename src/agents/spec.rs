@@ -33,8 +33,10 @@ pub const KNOWN_AGENTS: &[(&str, &str)] = &[
     (
         "net",
         "network-guided MCTS; keys path=CHECKPOINT (required: a run folder such as \
-         checkpoints/sixteen-rebels, or one generation folder), sims=N (200), c (1.5), temp (0), open (0), \
-         contempt (0), batch (8), precision=int8|f32 (f32; int8 runs the tower in 8 bits on CPUs with VNNI)",
+         checkpoints/sixteen-rebels, or one generation folder; path=shipped plays each board with its \
+         shipped network), sims=N (200), c (1.5), temp (0), open (0), \
+         contempt (0), batch (8), precision=int8|f32 (int8: the tower in 8 bits on CPUs with VNNI, f32 \
+         elsewhere; f32 throughout when asked)",
     ),
     (
         "ab",
@@ -143,18 +145,46 @@ pub struct NetSettings {
     /// A checkpoint: a run folder (its latest generation) or a generation folder.
     pub path: String,
     pub search: SearchSettings,
-    /// The tower in 8 bits or f32 ([`crate::nn::int8`]). A spec that names none is f32, so that every
-    /// spec recorded before 8 bits existed keeps its meaning; the project's own defaults (play, serve,
-    /// training) name int8.
+    /// The tower in 8 bits (the default) or f32 ([`crate::nn::int8`]). The canonical spec always
+    /// names it; see [`AgentSpec::print_form`] for the form that names f32 by its absence.
     pub precision: Precision,
 }
+
+/// The `path` of a network agent that plays each board with the network the project ships for it
+/// (`net:path=shipped`): one rung of a study whose variants span boards (Juroku Musashi beside Chinese
+/// Rebels) then plays each variant with its own board's network, at the same search.
+pub const SHIPPED_PATH: &str = "shipped";
 
 impl NetSettings {
     /// The checkpoint's folder: `path` from the current folder, else (a shipped network such as
     /// `checkpoints/sixteen-rebels`, asked for from elsewhere) beside the binary or in its source tree.
+    /// For `path=shipped`, which names no one folder, see [`NetSettings::checkpoint_for`].
     pub fn checkpoint_dir(&self) -> std::path::PathBuf {
         crate::files::find_shipped(Path::new(&self.path))
     }
+
+    /// The checkpoint this agent plays `game` with: [`NetSettings::checkpoint_dir`], or for
+    /// `path=shipped` the shipped network of `game`'s board (an error naming the game where the
+    /// project ships none).
+    pub fn checkpoint_for<G: NetGame>(&self, game: &G) -> Result<std::path::PathBuf, String> {
+        if self.path != SHIPPED_PATH {
+            return Ok(self.checkpoint_dir());
+        }
+        shipped_network(game).ok_or_else(|| {
+            format!(
+                "path=shipped: the project ships no network for `{}` (its networks: {})",
+                game.spec(),
+                SHIPPED_NETWORKS.join(", ")
+            )
+        })
+    }
+}
+
+/// The folder of the shipped network that plays `game`'s board, if any.
+pub fn shipped_network<G: NetGame>(game: &G) -> Option<std::path::PathBuf> {
+    SHIPPED_NETWORKS.iter().map(|path| crate::files::find_shipped(Path::new(path))).find(|dir| {
+        crate::nn::Checkpoint::open(dir).is_ok_and(|checkpoint| checkpoint.check_game(game).is_ok())
+    })
 }
 
 /// The rollout MCTS agent's settings.
@@ -237,6 +267,20 @@ impl AgentSpec {
         }
     }
 
+    /// The spec as behaviour fingerprints and book keys name it: the canonical spec, less
+    /// `,precision=f32`. Until 8 bits became the default (2026-11-28) a network spec named f32 by
+    /// leaving the precision out, and every fingerprint and key recorded then hashed that text; an f32
+    /// network keeps them, and an 8-bit one (always named) can never take them.
+    pub fn print_form(&self) -> String {
+        let canonical = self.to_string();
+        match self {
+            AgentSpec::Net(settings) if settings.precision == Precision::F32 => {
+                canonical.trim_end_matches(",precision=f32").to_string()
+            }
+            _ => canonical,
+        }
+    }
+
     pub fn is_human(&self) -> bool {
         matches!(self, AgentSpec::Human)
     }
@@ -274,8 +318,9 @@ impl AgentSpec {
                     .is_ok_and(|c| c.check_game(g).is_ok())
             })
         };
+        // The spec names the network's folder as shipped, not where this binary found it.
         match SHIPPED_NETWORKS.iter().find(|path| fits(path)) {
-            Some(path) => AgentSpec::net(Path::new(path), 400, 0, Precision::F32),
+            Some(path) => AgentSpec::net(Path::new(path), 400, 0, Precision::default()),
             None => AgentSpec::parse("mcts:sims=2000").expect("a valid built-in spec"),
         }
     }
@@ -290,9 +335,10 @@ impl AgentSpec {
                 Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
             AgentSpec::Net(settings) => {
-                let net = load_for_inference(&settings.checkpoint_dir(), game, settings.precision).map_err(
-                    |e| AgentError::Checkpoint { agent: self.to_string(), problem: e.to_string() },
-                )?;
+                let problem = |problem: String| AgentError::Checkpoint { agent: self.to_string(), problem };
+                let dir = settings.checkpoint_for(game).map_err(problem)?;
+                let net =
+                    load_for_inference(&dir, game, settings.precision).map_err(|e| problem(e.to_string()))?;
                 let evaluator = NetEvaluator::new(game, net);
                 Ok(Box::new(MctsAgent::new(game.clone(), &settings.search, evaluator, seed)))
             }
@@ -319,12 +365,7 @@ impl fmt::Display for AgentSpec {
                 write!(f, "mcts:{},rollout={rollout}", s.search)
             }
             AgentSpec::Net(s) => {
-                write!(f, "net:path={},{}", s.path, s.search)?;
-                // f32 is written as nothing, as every spec was before 8 bits.
-                match s.precision {
-                    Precision::Int8 => write!(f, ",precision=int8"),
-                    Precision::F32 => Ok(()),
-                }
+                write!(f, "net:path={},{},precision={}", s.path, s.search, s.precision.as_str())
             }
             AgentSpec::Ab(s) => write!(f, "ab:{s}"),
             AgentSpec::Perfect { table: None } => write!(f, "perfect"),
@@ -456,9 +497,9 @@ fn parse_net(pairs: &[(&str, &str)]) -> Result<NetSettings, AgentError> {
     let mut settings = NetSettings {
         path: String::new(),
         search: SearchSettings::with_simulations_and_batch(200, NET_BATCH),
-        precision: Precision::F32,
+        precision: Precision::default(),
     };
-    let (mut path, mut precision) = (None, Precision::F32);
+    let (mut path, mut precision) = (None, Precision::default());
     let options = SearchOptions { agent: "net", allowed: NET_KEYS, settings: &mut settings.search };
     options.read_all(pairs, |key, value| match key {
         "path" => {
@@ -512,18 +553,24 @@ mod tests {
         // `open` and `contempt` are written only when set, so specs recorded before they existed keep
         // their text.
         let net = AgentSpec::parse("net:sims=50,open=8,path=runs/x").unwrap();
-        assert_eq!(net.to_string(), "net:path=runs/x,sims=50,c=1.5,temp=0,open=8,batch=8");
+        assert_eq!(net.to_string(), "net:path=runs/x,sims=50,c=1.5,temp=0,open=8,batch=8,precision=int8");
         assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
-        // f32 is the default and not written; 8 bits are.
-        let net = AgentSpec::parse("net:path=runs/x,precision=int8").unwrap();
+        // 8 bits are the default; the canonical spec always names the precision.
+        let net = AgentSpec::parse("net:path=runs/x").unwrap();
+        assert_eq!(net, AgentSpec::parse("net:path=runs/x,precision=int8").unwrap());
         assert_eq!(net.to_string(), "net:path=runs/x,sims=200,c=1.5,temp=0,batch=8,precision=int8");
-        assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
-        assert_eq!(
-            AgentSpec::parse("net:path=runs/x,precision=f32").unwrap().to_string(),
-            "net:path=runs/x,sims=200,c=1.5,temp=0,batch=8"
-        );
+        assert_eq!(net.print_form(), net.to_string());
+        let f32 = AgentSpec::parse("net:path=runs/x,precision=f32").unwrap();
+        assert_eq!(f32.to_string(), "net:path=runs/x,sims=200,c=1.5,temp=0,batch=8,precision=f32");
+        assert_eq!(AgentSpec::parse(&f32.to_string()).unwrap(), f32);
+        // The print form names f32 by its absence, as every spec recorded before 8 bits were the default.
+        assert_eq!(f32.print_form(), "net:path=runs/x,sims=200,c=1.5,temp=0,batch=8");
+        assert_ne!(f32.print_form(), net.print_form());
         let net = AgentSpec::parse("net:contempt=0.25,path=runs/x").unwrap();
-        assert_eq!(net.to_string(), "net:path=runs/x,sims=200,c=1.5,temp=0,contempt=0.25,batch=8");
+        assert_eq!(
+            net.to_string(),
+            "net:path=runs/x,sims=200,c=1.5,temp=0,contempt=0.25,batch=8,precision=int8"
+        );
         assert_eq!(AgentSpec::parse(&net.to_string()).unwrap(), net);
     }
 
@@ -564,5 +611,33 @@ mod tests {
             assert!(AgentSpec::Human.build(g, 1).is_err());
             assert!(AgentSpec::Random.build(g, 1).is_ok());
         });
+    }
+
+    /// `path=shipped` plays each board with its own shipped network, and names the game it has none
+    /// for.
+    #[test]
+    fn the_shipped_path_finds_each_boards_network() {
+        let AgentSpec::Net(shipped) = AgentSpec::parse("net:path=shipped,sims=8").unwrap() else {
+            panic!("a network spec")
+        };
+        for (spec, folder) in [
+            ("sixteen-rebels:first=rebels", "checkpoints/sixteen-rebels"),
+            ("juroku-musashi:triangle=closed", "checkpoints/juroku-musashi"),
+            ("twenty-six-rebels-alt", "checkpoints/twenty-six-rebels"),
+        ] {
+            let game = AnyGame::from_spec(spec).unwrap();
+            let dir = crate::with_game!(&game, |g| shipped.checkpoint_for(g)).unwrap();
+            assert!(dir.ends_with(folder), "{spec}: {}", dir.display());
+        }
+        let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rules/four-by-four.toml");
+        let game = AnyGame::from_spec(&format!("file:{rules}")).unwrap();
+        let problem = crate::with_game!(&game, |g| shipped.checkpoint_for(g)).unwrap_err();
+        assert!(problem.contains("ships no network") && problem.contains("four-by-four"), "{problem}");
+        // A named folder is that folder, whatever the game.
+        let AgentSpec::Net(named) = AgentSpec::parse("net:path=checkpoints/chess").unwrap() else {
+            panic!("a network spec")
+        };
+        let dir = crate::with_game!(&game, |g| named.checkpoint_for(g)).unwrap();
+        assert!(dir.ends_with("checkpoints/chess"));
     }
 }

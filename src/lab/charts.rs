@@ -1,10 +1,12 @@
 //! SVG charts: each side's score against the skill ladder with its 95% Wilson band, one line per
-//! variant; and the distribution of game lengths at the top skill level, one line per variant.
+//! variant; the distribution of game lengths at the top skill level, one line per variant; and, for a
+//! claim whose verdict depends on skill, its measures against the rungs' ratings.
 
 use std::path::Path;
 
 use plotters::prelude::*;
 
+use super::claims::{ClaimResult, CurvePoint, Verdict};
 use super::runner::Finished;
 
 const COLOURS: [RGBColor; 8] = [
@@ -31,7 +33,66 @@ pub fn write(out: &Path, finished: &Finished) -> anyhow::Result<Vec<String>> {
     let name = "length.svg".to_string();
     length_chart(&out.join(&name), finished).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     names.push(name);
+    for claim in &finished.results.claims {
+        let deciding = claim.readings.iter().find(|r| Some(r.kind) == claim.evidence);
+        let Some(reading) = deciding.filter(|_| claim.verdict == Verdict::DependsOnSkill) else { continue };
+        let name = format!("curve-{}.svg", claim.id);
+        curve_chart(&out.join(&name), claim, &reading.curve).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+        names.push(name);
+    }
     Ok(names)
+}
+
+/// A claim's measures at each rung of its skill curve against the rungs' ratings, with their 95%
+/// intervals as bars (and the rating's as a horizontal bar).
+fn curve_chart(path: &Path, claim: &ClaimResult, curve: &[CurvePoint]) -> Drawn {
+    let root = SVGBackend::new(path, (900, 540)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let lowest = curve.iter().map(|p| p.rating.low).fold(f64::INFINITY, f64::min);
+    let highest = curve.iter().map(|p| p.rating.high).fold(f64::NEG_INFINITY, f64::max);
+    let pad = ((highest - lowest) * 0.05).max(10.0);
+    let bottom = curve.iter().flat_map(|p| p.measures.iter().map(|m| m.1)).fold(0.0f64, f64::min);
+    let top = curve.iter().flat_map(|p| p.measures.iter().map(|m| m.2)).fold(1.0f64, f64::max);
+    let title = format!("{}: its measures by measured skill (95% intervals)", claim.id);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(50)
+        .build_cartesian_2d((lowest - pad)..(highest + pad), bottom..top)?;
+    chart.configure_mesh().x_desc("rating (Elo, the study's scale)").y_desc("the claim's measures").draw()?;
+    let series = curve.first().map_or(0, |p| p.measures.len());
+    for m in 0..series {
+        let colour = COLOURS[m % COLOURS.len()];
+        let line: Vec<(f64, f64)> = curve.iter().map(|p| (p.rating.elo, p.measures[m].0)).collect();
+        let label = if series == 1 { "the measure".to_string() } else { format!("measure {}", m + 1) };
+        chart
+            .draw_series(LineSeries::new(line.clone(), colour.stroke_width(2)))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+        for p in curve {
+            let (estimate, low, high) = p.measures[m];
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(p.rating.elo, low), (p.rating.elo, high)],
+                colour.stroke_width(1),
+            )))?;
+            chart.draw_series(std::iter::once(PathElement::new(
+                vec![(p.rating.low, estimate), (p.rating.high, estimate)],
+                colour.mix(0.4),
+            )))?;
+        }
+        chart.draw_series(line.into_iter().map(|p| Circle::new(p, 3, colour.filled())))?;
+    }
+    for p in curve {
+        chart.draw_series(std::iter::once(Text::new(
+            p.rung.clone(),
+            (p.rating.elo, top - (top - bottom) * 0.04),
+            ("sans-serif", 13),
+        )))?;
+    }
+    chart.configure_series_labels().background_style(WHITE.mix(0.85)).border_style(BLACK).draw()?;
+    root.present()?;
+    Ok(())
 }
 
 /// The label of the whole-numbered tick `x` (the `x`-th of `labels`), else nothing: a categorical axis

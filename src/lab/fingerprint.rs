@@ -1,8 +1,8 @@
 //! Fingerprints of behaviour, so that a saved cell cannot outlive the code that played it: a ruleset's
 //! is a hash of its perft counts and of seeded random games played to their end (any change to move
-//! generation or to how a game ends changes it); an agent's is its canonical spec, the SHA-256 of its
-//! network's weights, and the moves it chooses in a few seeded positions of the ruleset (any change to
-//! the search changes it).
+//! generation or to how a game ends changes it); an agent's is its spec ([`AgentSpec::print_form`]),
+//! the SHA-256 of the network's weights it plays the ruleset with, and the moves it chooses in a few
+//! seeded positions of the ruleset (any change to the search changes it).
 
 use rand::{RngExt, SeedableRng};
 use sha2::{Digest, Sha256};
@@ -60,9 +60,14 @@ pub fn agent(spec: &AgentSpec, game: &AnyGame) -> anyhow::Result<String> {
     with_game!(game, |g| agent_of(spec, g))
 }
 
-/// A network agent's weights file (its checkpoint's `model.bpk`) and the file's SHA-256.
-pub fn weights(settings: &crate::agents::NetSettings) -> anyhow::Result<(std::path::PathBuf, [u8; 32])> {
-    let checkpoint = crate::nn::Checkpoint::open(&settings.checkpoint_dir())?;
+/// The weights file a network agent plays `game` with (its checkpoint's `model.bpk`) and the file's
+/// SHA-256.
+pub fn weights<G: NetGame>(
+    settings: &crate::agents::NetSettings,
+    game: &G,
+) -> anyhow::Result<(std::path::PathBuf, [u8; 32])> {
+    let dir = settings.checkpoint_for(game).map_err(anyhow::Error::msg)?;
+    let checkpoint = crate::nn::Checkpoint::open(&dir)?;
     let file = checkpoint.file(crate::nn::checkpoint::MODEL_FILE);
     let digest = Sha256::digest(std::fs::read(&file)?);
     Ok((file, digest.into()))
@@ -70,10 +75,14 @@ pub fn weights(settings: &crate::agents::NetSettings) -> anyhow::Result<(std::pa
 
 fn agent_of<G: NetGame>(spec: &AgentSpec, game: &G) -> anyhow::Result<String> {
     let mut hash = Sha256::new();
-    hash.update(spec.to_string().as_bytes());
+    hash.update(spec.print_form().as_bytes());
     let probe = match spec {
         AgentSpec::Net(settings) => {
-            hash.update(weights(settings)?.1);
+            hash.update(weights(settings, game)?.1);
+            // 8 bits computed in f32 (a CPU without VNNI) play as f32 does, not as 8 bits do.
+            if settings.precision == crate::nn::Precision::Int8 && !crate::nn::int8::available() {
+                hash.update(b"int8 computed in f32");
+            }
             Some(AgentSpec::Net(crate::agents::NetSettings {
                 search: capped(settings.search),
                 ..settings.clone()
@@ -90,11 +99,14 @@ fn agent_of<G: NetGame>(spec: &AgentSpec, game: &G) -> anyhow::Result<String> {
             if let Some(net) = &settings.net {
                 let search = crate::agents::MctsSettings::default().search;
                 hash.update(
-                    weights(&crate::agents::NetSettings {
-                        path: net.clone(),
-                        search,
-                        precision: crate::nn::Precision::F32,
-                    })?
+                    weights(
+                        &crate::agents::NetSettings {
+                            path: net.clone(),
+                            search,
+                            precision: crate::nn::Precision::F32,
+                        },
+                        game,
+                    )?
                     .1,
                 );
             }

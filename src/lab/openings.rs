@@ -125,7 +125,8 @@ impl Admission {
         Ok(match self {
             Admission::Table { path, band } => format!("table {} ±{band}", file_name(path)),
             Admission::Judge { agent, band } => {
-                format!("judge {agent} {} ±{band}", super::fingerprint::agent(agent, game)?)
+                let (agent, print) = (agent.print_form(), super::fingerprint::agent(agent, game)?);
+                format!("judge {agent} {print} ±{band}")
             }
             Admission::Unchecked => "unchecked".to_string(),
         })

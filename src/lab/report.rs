@@ -115,6 +115,10 @@ fn reproduce(w: &mut String, r: &StudyResults) {
             }),
         ),
         ("rules reference", format!("docs/RULES.md, SHA-256 `{}`", r.rules_sha256)),
+        (
+            "machine",
+            if r.machine.is_empty() { "not recorded (reports before 2026-11-28)".to_string() } else { r.machine.clone() },
+        ),
         ("threads", format!("{} (the games do not depend on it)", r.threads)),
         (
             "time",
@@ -180,9 +184,12 @@ fn ladder(w: &mut String, r: &StudyResults) {
         } else {
             "–".to_string()
         };
-        let agent = match &s.weights {
-            Some((file, sha)) => format!("`{}` (`{file}`, SHA-256 `{sha}`)", s.agent),
-            None => format!("`{}`", s.agent),
+        let files: Vec<String> =
+            s.weights.iter().map(|(file, sha)| format!("`{file}`, SHA-256 `{sha}`")).collect();
+        let agent = if files.is_empty() {
+            format!("`{}`", s.agent)
+        } else {
+            format!("`{}` ({})", s.agent, files.join("; "))
         };
         let _ = writeln!(
             w,
@@ -495,7 +502,9 @@ fn claims(w: &mut String, r: &StudyResults) {
          rules or the values fix whatever the data is *not informative* and decides nothing. A decisive verdict is \
          *not yet stable* where the rung it is compared with reads otherwise (the rung below the top, or, where the \
          ratings do not separate the two, the next rung down that they separate), or where another ladder's top \
-         rung, rated within the deciding rung's interval or above it, reads otherwise. Games stopped at the ply cap \
+         rung, rated within the deciding rung's interval or above it, reads otherwise. It *depends on skill* where, \
+         instead, three or more rungs, each separated in rating from the next, show the claim's statistic moving one \
+         way as the rating rises (its curve is charted). Games stopped at the ply cap \
          are unfinished: no claim reads them. A p value is twice the one-sided level of the rule's own test \
          (the test its 95% interval inverts; stagewise for a sequential design), so p < 0.05 exactly when the rule \
          holds. *Games to decide*: the games per cell a fixed design would need for the verdict the data lean to, \
@@ -626,6 +635,14 @@ fn reading_detail(w: &mut String, x: &super::claims::Reading) {
             below.why,
             below.measurement,
             below.raw.as_str()
+        );
+    }
+    if x.curve.len() >= 2 {
+        let points: Vec<String> = x.curve.iter().map(curve_point).collect();
+        let _ = writeln!(
+            w,
+            "  - down the ladder (each rung separated in rating from the next; planned games): {}",
+            points.join(" → ")
         );
     }
     if let Some(trend) = &x.trend {
@@ -797,4 +814,20 @@ fn anchor(c: &ClaimResult) -> String {
             _ => None,
         })
         .collect()
+}
+
+/// A rung of a skill curve in words: `net-32 (312 Elo) 69.6% [64.8, 74.0]: inconclusive`.
+fn curve_point(p: &super::claims::CurvePoint) -> String {
+    let values: Vec<String> = p
+        .measures
+        .iter()
+        .map(|&(estimate, low, high)| {
+            if (0.0..=1.0).contains(&low) && (0.0..=1.0).contains(&high) {
+                format!("{:.1}% [{:.1}, {:.1}]", 100.0 * estimate, 100.0 * low, 100.0 * high)
+            } else {
+                format!("{estimate:.2} [{low:.2}, {high:.2}]")
+            }
+        })
+        .collect();
+    format!("{} ({:.0} Elo) {}: {}", p.rung, p.rating.elo, values.join(" vs "), p.raw.as_str())
 }

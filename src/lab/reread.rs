@@ -93,6 +93,7 @@ pub fn reread(
     results.rustc = previous.rustc.clone();
     results.version = previous.version.clone();
     results.threads = previous.threads;
+    results.machine = previous.machine.clone();
     results.compute_seconds = previous.compute_seconds;
     results.file = previous.file.clone();
     results.read_again = Some(ReadAgain {

@@ -75,6 +75,10 @@ pub struct StudyResults {
     pub rustc: String,
     pub rules_sha256: String,
     pub study_sha256: String,
+    /// The machine of the invocation that played the games (cells resumed from an earlier run may have
+    /// played elsewhere), and whether it ran 8-bit networks in 8 bits ([`machine`]).
+    #[serde(default)]
+    pub machine: String,
     pub threads: usize,
     /// Seconds of this invocation, and the sum of every cell's and solver run's own time.
     pub run_seconds: f64,
@@ -119,16 +123,39 @@ pub struct SkillInfo {
     pub label: String,
     pub agent: String,
     pub games: u32,
-    /// A network rung's weights: the checkpoint's `model.bpk` and its SHA-256.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub weights: Option<(String, String)>,
+    /// A network rung's weights: each checkpoint `model.bpk` it plays the study's variants with
+    /// (one, or one per board for `path=shipped`) and its SHA-256.
+    #[serde(default, skip_serializing_if = "Vec::is_empty", deserialize_with = "one_or_many")]
+    pub weights: Vec<(String, String)>,
 }
 
-/// The weights file of a network agent and its SHA-256.
-fn weights_of(agent: &crate::agents::AgentSpec) -> Option<(String, String)> {
-    let crate::agents::AgentSpec::Net(settings) = agent else { return None };
-    let (file, digest) = fingerprint::weights(settings).ok()?;
-    Some((file.display().to_string(), digest.iter().map(|b| format!("{b:02x}")).collect()))
+/// A rung's weights as recorded: one pair (reports before `path=shipped`), or a list.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(String, String)>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Recorded {
+        One((String, String)),
+        Many(Vec<(String, String)>),
+    }
+    Ok(match Recorded::deserialize(d)? {
+        Recorded::One(pair) => vec![pair],
+        Recorded::Many(pairs) => pairs,
+    })
+}
+
+/// The weights files a network agent plays the study's variants with, each with its SHA-256, in the
+/// order the variants first use them.
+fn weights_of(agent: &crate::agents::AgentSpec, study: &LoadedStudy) -> Vec<(String, String)> {
+    let crate::agents::AgentSpec::Net(settings) = agent else { return Vec::new() };
+    let mut files = Vec::new();
+    for game in &study.games {
+        let Ok((file, digest)) = with_game!(game, |g| fingerprint::weights(settings, g)) else { continue };
+        let pair = (file.display().to_string(), digest.iter().map(|b| format!("{b:02x}")).collect());
+        if !files.contains(&pair) {
+            files.push(pair);
+        }
+    }
+    files
 }
 
 /// One cross-play cell: rung `a` against rung `b`.
@@ -514,6 +541,7 @@ pub(super) fn gather(
         rustc: env!("REBEL_ZERO_RUSTC").to_string(),
         rules_sha256: rules_hash(),
         study_sha256: crate::files::sha256_hex(study.text.as_bytes()),
+        machine: machine(),
         threads: options.threads,
         run_seconds,
         compute_seconds,
@@ -532,6 +560,27 @@ pub(super) fn gather(
         played,
         read_again: None,
     }
+}
+
+/// This machine in a report: its CPU (Linux's `model name`), and how a network asked for 8 bits
+/// computes here (in f32 where the CPU lacks AVX-512 VNNI, so such games are f32's).
+pub fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines().find_map(|line| {
+                line.strip_prefix("model name")
+                    .map(|rest| rest.trim_start_matches([' ', '\t', ':']).to_string())
+            })
+        })
+        .unwrap_or_else(|| "an unnamed CPU".to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let eight = if crate::nn::int8::available() {
+        "8-bit networks in 8 bits (AVX-512 VNNI)"
+    } else {
+        "no AVX-512 VNNI: a network asked for 8 bits computes in f32"
+    };
+    format!("{cpu}, {cores} cores; {eight}")
 }
 
 /// Every claim read from the evidence: the cells (`games`: each rung playing itself; `pairs`: the
@@ -608,7 +657,7 @@ fn skill_infos(study: &LoadedStudy) -> Vec<SkillInfo> {
             label: label.clone(),
             agent: agent.to_string(),
             games: k.games,
-            weights: weights_of(agent),
+            weights: weights_of(agent, study),
         })
         .collect()
 }
@@ -699,4 +748,30 @@ fn rules_hash() -> String {
         .iter()
         .find_map(|p| std::fs::read(p).ok())
         .map_or_else(|| format!("{RULES_REFERENCE} not found"), |bytes| crate::files::sha256_hex(&bytes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SkillInfo;
+
+    /// A rung's weights read from a report made before `path=shipped` (one pair) and after (a list).
+    #[test]
+    fn a_rungs_weights_read_from_either_form() {
+        let one = r#"{"label":"net-16","agent":"net:path=x","games":4,"weights":["x/model.bpk","ab12"]}"#;
+        let info: SkillInfo = serde_json::from_str(one).unwrap();
+        assert_eq!(info.weights, vec![("x/model.bpk".to_string(), "ab12".to_string())]);
+        let many =
+            r#"{"label":"net-16","agent":"net:path=shipped","games":4,"weights":[["a","1"],["b","2"]]}"#;
+        let info: SkillInfo = serde_json::from_str(many).unwrap();
+        assert_eq!(info.weights.len(), 2);
+        let text = serde_json::to_string(&info).unwrap();
+        assert_eq!(serde_json::from_str::<SkillInfo>(&text).unwrap().weights, info.weights);
+        let none = r#"{"label":"m","agent":"mcts","games":4}"#;
+        assert!(serde_json::from_str::<SkillInfo>(none).unwrap().weights.is_empty());
+        assert!(
+            !serde_json::to_string(&serde_json::from_str::<SkillInfo>(none).unwrap())
+                .unwrap()
+                .contains("weights")
+        );
+    }
 }

@@ -57,15 +57,28 @@ fn one() -> u32 {
 }
 
 impl Cell {
-    /// Whether `saved` is this cell played (perhaps to more or fewer games).
+    /// Whether `saved` is this cell played (perhaps to more or fewer games). Agents are compared in
+    /// their print form ([`crate::agents::AgentSpec::print_form`]): a cell saved before the canonical
+    /// spec named f32 is the same cell as one that names it.
     pub fn same_as(&self, saved: &Cell) -> bool {
-        Cell { games: saved.games, ..self.clone() } == *saved
+        let printed = |cell: &Cell| Cell {
+            games: 0,
+            agent: print_form(&cell.agent).to_string(),
+            opponent: cell.opponent.as_ref().map(|(rung, agent)| (*rung, print_form(agent).to_string())),
+            ..cell.clone()
+        };
+        printed(self) == printed(saved)
     }
 
     /// Openings the first `games` games use.
     pub fn openings_for(&self, games: u32) -> usize {
         games.div_ceil(self.per_opening.max(1)) as usize
     }
+}
+
+/// A canonical agent spec in its print form: f32 named by leaving the precision out.
+fn print_form(agent: &str) -> &str {
+    agent.strip_suffix(",precision=f32").unwrap_or(agent)
 }
 
 /// The id of a rung's own cell on a variant: `variant@skill`.
@@ -199,5 +212,37 @@ games = 4
         let alone = schedule(&alone, &crate::lab::runner::prints(&alone).unwrap());
         assert_eq!(alone[1].seed, cells[3].seed);
         assert_ne!(cells[0].seed, cells[2].seed);
+    }
+
+    /// A cell saved when f32 was named by leaving the precision out is the cell that names it; an
+    /// 8-bit cell is not.
+    #[test]
+    fn a_cell_saved_before_f32_was_named_is_the_same_cell() {
+        let cell = |agent: &str, opponent: &str| Cell {
+            id: "ratings@a-vs-b".into(),
+            variant: 0,
+            skill: 0,
+            spec: "sixteen-rebels".into(),
+            agent: agent.into(),
+            games: 40,
+            seed: 1,
+            opening: 4,
+            book: "b".into(),
+            per_opening: 2,
+            opponent: Some((1, opponent.into())),
+            rules_print: "r".into(),
+            agent_print: "p".into(),
+        };
+        let old = cell("net:path=x,sims=8,c=1.5,temp=0,batch=8", "net:path=x,sims=32,c=1.5,temp=0,batch=8");
+        let named = cell(
+            "net:path=x,sims=8,c=1.5,temp=0,batch=8,precision=f32",
+            "net:path=x,sims=32,c=1.5,temp=0,batch=8,precision=f32",
+        );
+        assert!(named.same_as(&old) && named.same_as(&Cell { games: 80, ..old.clone() }));
+        let eight = cell(
+            "net:path=x,sims=8,c=1.5,temp=0,batch=8,precision=int8",
+            "net:path=x,sims=32,c=1.5,temp=0,batch=8,precision=f32",
+        );
+        assert!(!eight.same_as(&old));
     }
 }

@@ -112,6 +112,8 @@ impl Server {
             AgentSpec::Human => {
                 return Err(BadRequest("the opponent must be an agent: you play the other side".to_string()));
             }
+            // The shipped networks are the server's own.
+            AgentSpec::Net(settings) if settings.path == crate::agents::SHIPPED_PATH => {}
             AgentSpec::Net(settings) => self.check_readable(&settings.checkpoint_dir())?,
             AgentSpec::Perfect { table: Some(path) } => self.check_readable(std::path::Path::new(path))?,
             _ => {}

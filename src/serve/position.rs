@@ -218,7 +218,8 @@ fn search<G: NetGame>(
         return Ok(analysis);
     }
     if let AgentSpec::Net(settings) = agent {
-        analysis.network = Some(network_wdl(game, line, &settings.checkpoint_dir())?);
+        let checkpoint = settings.checkpoint_for(game).map_err(BadRequest)?;
+        analysis.network = Some(network_wdl(game, line, &checkpoint)?);
     }
     let mut searcher = agent.build(game, 1).map_err(|e| BadRequest(e.to_string()))?;
     searcher.choose_watched(line, watch);
@@ -239,7 +240,7 @@ fn search<G: NetGame>(
 
 /// The network's win/draw/loss for the side to move in the position `line` ends in.
 fn network_wdl<G: NetGame>(game: &G, line: &Playthrough<G>, checkpoint: &Path) -> Result<Wdl, BadRequest> {
-    let net = crate::nn::load_for_inference(checkpoint, game, crate::nn::Precision::F32)
+    let net = crate::nn::load_for_inference(checkpoint, game, crate::nn::Precision::default())
         .map_err(|e| BadRequest(format!("{}: {e}", checkpoint.display())))?;
     let mut evaluator = NetEvaluator::new(game, net);
     let mut leaves = LeafBatch::<G>::default();

@@ -94,9 +94,9 @@ pub struct SelfPlayConfig {
     /// meets the mistakes a weaker opponent makes and learns to punish them, where self-play between
     /// equals would teach it only that every position is lost. Empty: off.
     pub stray_side: String,
-    /// The precision self-play and evaluation run the network at: `int8` (the tower in 8 bits,
-    /// calibrated on the replay window, or on a resumed generation's saved scales while the window is
-    /// empty, where the CPU has VNNI) or `f32`. The learner is f32 either way.
+    /// The precision self-play and evaluation run the network at: `int8` (the default: the tower in 8
+    /// bits, calibrated on the replay window, or on a resumed generation's saved scales while the
+    /// window is empty, where the CPU has VNNI) or `f32`. The learner is f32 either way.
     pub precision: Precision,
 }
 
@@ -116,7 +116,7 @@ impl Default for SelfPlayConfig {
             temperature_plies: 16,
             gumbel_actions: 0,
             stray_side: String::new(),
-            precision: Precision::F32,
+            precision: Precision::Int8,
         }
     }
 }

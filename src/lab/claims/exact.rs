@@ -320,6 +320,7 @@ fn exact_reading(rungs: String, measurement: String, raw: Verdict) -> Reading {
         detectable: None,
         look: None,
         below: None,
+        curve: Vec::new(),
         rating: None,
         unfinished: None,
         p_table: None,

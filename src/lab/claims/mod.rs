@@ -47,6 +47,10 @@ pub enum Verdict {
     InsufficientData,
     /// The top rung's decisive verdict is not the rung below's.
     NotYetStable,
+    /// The verdict moves with skill: over three or more rungs, each separated in rating from the next,
+    /// the claim's statistic moves one way as the rating rises, and the top rung's decisive verdict is
+    /// not the one below's. A finding in its own right, shown with its curve ([`CurvePoint`]).
+    DependsOnSkill,
     /// The rules or the values fix the reading's outcome whatever the data (both sides certain, a
     /// difference that is 0 by construction): it can not come out the other way, so it decides
     /// nothing and the next evidence decides.
@@ -62,6 +66,7 @@ impl Verdict {
             Verdict::Underpowered => "underpowered",
             Verdict::InsufficientData => "insufficient data",
             Verdict::NotYetStable => "not yet stable",
+            Verdict::DependsOnSkill => "depends on skill",
             Verdict::NotInformative => "not informative",
         }
     }
@@ -115,6 +120,10 @@ pub struct Reading {
     /// rating, where the rungs are rated).
     #[serde(default)]
     pub below: Option<Below>,
+    /// The test at each rung of a chain down the ladder from the top, each rung separated in rating
+    /// from the one above it (weakest first; empty where the rungs are not rated).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curve: Vec<CurvePoint>,
     /// The largest share of games stopped at the ply cap in the cells it read (they are left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unfinished: Option<f64>,
@@ -128,6 +137,20 @@ pub struct Reading {
     /// Cells a sequential reading needs grown for its next look (cell id, games).
     #[serde(skip)]
     pub next: Vec<(String, u32)>,
+}
+
+/// One rung of a skill curve: its rating, the claim's measures there (each with its 95% interval) at
+/// its planned games, the statistic the rule reads, and the verdict the rule gives there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    pub rung: String,
+    pub rating: Rating,
+    /// `(estimate, low, high)` of each measure the test reads, in the test's order.
+    pub measures: Vec<(f64, f64, f64)>,
+    /// The statistic the rule reads: the measure, or the first less the second (a comparison), or how
+    /// much closer to half the first is (`closer_to_half`).
+    pub statistic: f64,
+    pub raw: Verdict,
 }
 
 /// A reading of the rung below the top: a decisive verdict must hold there too to be stable.
@@ -392,8 +415,77 @@ fn ladder_reading(
     reading.unfinished = (unfinished > 0.0).then_some(unfinished);
     if at_top && !every {
         reading.below = below_reading(evidence, ladder, test, &measures);
+        reading.curve = skill_curve(evidence, ladder, test, &measures);
     }
     Some(reading)
+}
+
+/// The test down `ladder` from its top rung, through each next rung down that the ratings separate
+/// from the last one taken, at each rung's planned games, as far as each measure has an interval;
+/// returned weakest first.
+fn skill_curve(
+    evidence: &Evidence,
+    ladder: &Ladder,
+    test: &ClaimTest,
+    measures: &[&Measure],
+) -> Vec<CurvePoint> {
+    let Some(ratings) = evidence.ratings else { return Vec::new() };
+    let mut chain: Vec<usize> = Vec::new();
+    for &rung in ladder.rungs.iter().rev() {
+        let separated = chain.last().is_none_or(|&last| {
+            let (_, low, high) = difference(ratings[rung], ratings[last]);
+            low > 0.0 || high < 0.0
+        });
+        if separated {
+            chain.push(rung);
+        }
+    }
+    let mut curve: Vec<CurvePoint> = chain
+        .into_iter()
+        .map_while(|rung| {
+            let games = evidence.planned(rung) as usize;
+            let ms: Vec<Measured> =
+                measures.iter().map(|m| evidence.measure(m, rung, games)).collect::<Option<_>>()?;
+            let t = level_test(test, &ms, &Plan { games: evidence.planned(rung) });
+            let raw = gate(decide_fixed(&t).raw, &t);
+            let values: Vec<(f64, f64, f64)> = ms
+                .iter()
+                .map(|m| {
+                    let interval = m.spread.interval();
+                    (m.spread.estimate(), interval.low, interval.high)
+                })
+                .collect();
+            // A measure with no interval (too few games) ends the curve: it cannot be drawn or read.
+            if values
+                .iter()
+                .any(|&(estimate, low, high)| !(estimate.is_finite() && low.is_finite() && high.is_finite()))
+            {
+                return None;
+            }
+            let statistic = match (test, values.as_slice()) {
+                (ClaimTest::CloserToHalf { .. }, [a, b]) => (b.0 - 0.5).abs() - (a.0 - 0.5).abs(),
+                (_, [a, b]) => a.0 - b.0,
+                (_, [a]) => a.0,
+                _ => return None,
+            };
+            Some(CurvePoint {
+                rung: evidence.study.labels[rung].clone(),
+                rating: ratings[rung],
+                measures: values,
+                statistic,
+                raw,
+            })
+        })
+        .collect();
+    curve.reverse();
+    curve
+}
+
+/// Whether a verdict that is not stable depends on skill: three or more rungs, each separated in
+/// rating from the next, along which the statistic moves one way (strictly) as the rating rises.
+pub fn moves_with_skill(curve: &[CurvePoint]) -> bool {
+    let steps: Vec<f64> = curve.windows(2).map(|w| w[1].statistic - w[0].statistic).collect();
+    curve.len() >= 3 && (steps.iter().all(|&d| d > 0.0) || steps.iter().all(|&d| d < 0.0))
 }
 
 /// The cells a level test reads at look `k + 1`, with the games that look needs.
@@ -503,6 +595,7 @@ fn fixed_reading(kind: EvidenceKind, rungs: String, test: &Test) -> Reading {
         detectable,
         look: None,
         below: None,
+        curve: Vec::new(),
         rating: None,
         unfinished: None,
         p_table: None,
@@ -589,6 +682,7 @@ fn sequential_reading(
             stop.z
         )),
         below: None,
+        curve: Vec::new(),
         rating: None,
         unfinished: None,
         p_table: None,
@@ -667,6 +761,7 @@ fn no_slope(kind: EvidenceKind, rungs: String) -> Reading {
         detectable: None,
         look: None,
         below: None,
+        curve: Vec::new(),
         rating: None,
         unfinished: None,
         p_table: None,
@@ -709,16 +804,33 @@ fn headline(result: &mut ClaimResult) {
         ));
     }
     if let Some(below) = best.below.as_ref().filter(|b| best.adjusted.decisive() && b.raw != best.raw) {
-        result.verdict = Verdict::NotYetStable;
-        notes.push(format!(
-            "not yet stable (rule: the rung compared with the top reads otherwise): the top rung ({}) says {}, {} ({}) {}: {}",
+        let compared = format!(
+            "the top rung ({}) says {}, {} ({}) {}: {}",
             best.rungs,
             best.adjusted.as_str(),
             below.rung,
             below.why,
             below.raw.as_str(),
             below.measurement
-        ));
+        );
+        if moves_with_skill(&best.curve) {
+            result.verdict = Verdict::DependsOnSkill;
+            let points: Vec<String> = best
+                .curve
+                .iter()
+                .map(|p| format!("{} ({:.0} Elo) {}", p.rung, p.rating.elo, p.raw.as_str()))
+                .collect();
+            notes.push(format!(
+                "depends on skill (rule: over {} rungs, each separated in rating from the next, the statistic moves one way as the rating rises, and the top rung's verdict is not the next one down's): {}; {compared}",
+                best.curve.len(),
+                points.join(" → ")
+            ));
+        } else {
+            result.verdict = Verdict::NotYetStable;
+            notes.push(format!(
+                "not yet stable (rule: the rung compared with the top reads otherwise): {compared}"
+            ));
+        }
     }
     if let Some(share) = best.unfinished.filter(|&share| share > UNFINISHED_NOTED) {
         notes.push(format!(

@@ -663,6 +663,39 @@ fn a_verdict_is_compared_with_the_next_rung_separated_in_rating() {
     assert!(flat.note.unwrap_or_default().contains("no step of skill"));
 }
 
+/// A verdict that moves one way with skill over three rungs, each separated in rating from the next,
+/// depends on skill (with its curve); one that moves back and forth is only not yet stable.
+#[test]
+fn a_verdict_that_moves_steadily_with_skill_depends_on_it() {
+    let claim = "[[claims]]\nid = \"C9\"\nquote = \"q\"\ntest = { kind = \"near\", measure = { variant = \"a\", side = \"rebels\" }, target = 0.5, margin = 0.2 }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 400), ("mcts:sims=16", 400), ("mcts:sims=32", 400)], claim);
+    let ratings = [0.0, 200.0, 400.0].map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 });
+    let judge = |scores: [[usize; 2]; 3]| {
+        let stats = [scores.map(|wins| games(400, wins, 40, [0, 0])).to_vec()];
+        let mut fixture = Fixture::new(&s, &stats);
+        fixture.ratings = Some(&ratings);
+        fixture.judge().remove(0)
+    };
+    let rising = judge([[200, 200], [140, 260], [40, 360]]);
+    assert_eq!(rising.readings[0].raw, Verdict::Contradicted);
+    assert_eq!(rising.verdict, Verdict::DependsOnSkill, "{rising:?}");
+    let curve = &rising.readings[0].curve;
+    assert_eq!(curve.iter().map(|p| p.rung.as_str()).collect::<Vec<_>>(), ["r0", "r1", "r2"]);
+    assert!((curve[0].statistic - 0.5).abs() < 1e-9 && (curve[2].statistic - 0.9).abs() < 1e-9);
+    assert_eq!((curve[0].raw, curve[2].raw), (Verdict::Supported, Verdict::Contradicted));
+    assert!(rising.note.unwrap_or_default().contains("depends on skill"));
+    let back_and_forth = judge([[40, 360], [200, 200], [40, 360]]);
+    assert_eq!(back_and_forth.verdict, Verdict::NotYetStable, "{back_and_forth:?}");
+    // Two separated rungs are not a curve: the middle rung is not separated from either neighbour.
+    let close = [0.0, 390.0, 400.0].map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 });
+    let stats = [[[200, 200], [140, 260], [40, 360]].map(|wins| games(400, wins, 40, [0, 0])).to_vec()];
+    let mut fixture = Fixture::new(&s, &stats);
+    fixture.ratings = Some(&close);
+    let two = fixture.judge().remove(0);
+    assert_eq!(two.readings[0].curve.len(), 2);
+    assert_eq!(two.verdict, Verdict::NotYetStable, "{two:?}");
+}
+
 /// Stability, rule two: another ladder's top rung, rated within the deciding rung's interval or
 /// above it, that reads the other way leaves the verdict not yet stable; one rated below does not.
 #[test]
