@@ -170,7 +170,7 @@ impl NetSettings {
         if self.path != SHIPPED_PATH {
             return Ok(self.checkpoint_dir());
         }
-        shipped_network(game).ok_or_else(|| {
+        shipped_network(game).map(|path| crate::files::find_shipped(Path::new(path))).ok_or_else(|| {
             format!(
                 "path=shipped: the project ships no network for `{}` (its networks: {})",
                 game.spec(),
@@ -180,10 +180,17 @@ impl NetSettings {
     }
 }
 
-/// The folder of the shipped network that plays `game`'s board, if any.
-pub fn shipped_network<G: NetGame>(game: &G) -> Option<std::path::PathBuf> {
-    SHIPPED_NETWORKS.iter().map(|path| crate::files::find_shipped(Path::new(path))).find(|dir| {
-        crate::nn::Checkpoint::open(dir).is_ok_and(|checkpoint| checkpoint.check_game(game).is_ok())
+/// A canonical agent spec in its print form ([`AgentSpec::print_form`]): f32 named by leaving the
+/// precision out.
+pub fn print_form_of(canonical: &str) -> &str {
+    canonical.strip_suffix(",precision=f32").unwrap_or(canonical)
+}
+
+/// The shipped network that plays `game`'s board, as [`SHIPPED_NETWORKS`] names it, if any.
+pub fn shipped_network<G: NetGame>(game: &G) -> Option<&'static str> {
+    SHIPPED_NETWORKS.iter().copied().find(|path| {
+        crate::nn::Checkpoint::open(&crate::files::find_shipped(Path::new(path)))
+            .is_ok_and(|checkpoint| checkpoint.check_game(game).is_ok())
     })
 }
 
@@ -272,13 +279,7 @@ impl AgentSpec {
     /// leaving the precision out, and every fingerprint and key recorded then hashed that text; an f32
     /// network keeps them, and an 8-bit one (always named) can never take them.
     pub fn print_form(&self) -> String {
-        let canonical = self.to_string();
-        match self {
-            AgentSpec::Net(settings) if settings.precision == Precision::F32 => {
-                canonical.trim_end_matches(",precision=f32").to_string()
-            }
-            _ => canonical,
-        }
+        print_form_of(&self.to_string()).to_string()
     }
 
     pub fn is_human(&self) -> bool {
@@ -312,14 +313,7 @@ impl AgentSpec {
     /// The strongest shipped agent that searches (and so can show what it thought of each move): the
     /// shipped network of `game`'s board at 400 simulations, else rollout MCTS at 2000.
     pub fn strongest_searcher(game: &AnyGame) -> AgentSpec {
-        let fits = |path: &str| {
-            with_game!(game, |g| {
-                crate::nn::Checkpoint::open(&crate::files::find_shipped(Path::new(path)))
-                    .is_ok_and(|c| c.check_game(g).is_ok())
-            })
-        };
-        // The spec names the network's folder as shipped, not where this binary found it.
-        match SHIPPED_NETWORKS.iter().find(|path| fits(path)) {
+        match with_game!(game, |g| shipped_network(g)) {
             Some(path) => AgentSpec::net(Path::new(path), 400, 0, Precision::default()),
             None => AgentSpec::parse("mcts:sims=2000").expect("a valid built-in spec"),
         }

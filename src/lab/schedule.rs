@@ -16,6 +16,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::study::LoadedStudy;
+use crate::agents::spec::print_form_of;
 use crate::game::Game;
 use crate::seed::{derive_seed, fnv1a};
 use crate::with_game;
@@ -63,8 +64,8 @@ impl Cell {
     pub fn same_as(&self, saved: &Cell) -> bool {
         let printed = |cell: &Cell| Cell {
             games: 0,
-            agent: print_form(&cell.agent).to_string(),
-            opponent: cell.opponent.as_ref().map(|(rung, agent)| (*rung, print_form(agent).to_string())),
+            agent: print_form_of(&cell.agent).to_string(),
+            opponent: cell.opponent.as_ref().map(|(rung, agent)| (*rung, print_form_of(agent).to_string())),
             ..cell.clone()
         };
         printed(self) == printed(saved)
@@ -74,11 +75,6 @@ impl Cell {
     pub fn openings_for(&self, games: u32) -> usize {
         games.div_ceil(self.per_opening.max(1)) as usize
     }
-}
-
-/// A canonical agent spec in its print form: f32 named by leaving the precision out.
-fn print_form(agent: &str) -> &str {
-    agent.strip_suffix(",precision=f32").unwrap_or(agent)
 }
 
 /// The id of a rung's own cell on a variant: `variant@skill`.

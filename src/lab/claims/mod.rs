@@ -432,11 +432,7 @@ fn skill_curve(
     let Some(ratings) = evidence.ratings else { return Vec::new() };
     let mut chain: Vec<usize> = Vec::new();
     for &rung in ladder.rungs.iter().rev() {
-        let separated = chain.last().is_none_or(|&last| {
-            let (_, low, high) = difference(ratings[rung], ratings[last]);
-            low > 0.0 || high < 0.0
-        });
-        if separated {
+        if chain.last().is_none_or(|&last| separated(ratings[rung], ratings[last])) {
             chain.push(rung);
         }
     }
@@ -507,6 +503,12 @@ fn grow_cells(
         .collect()
 }
 
+/// Whether two rungs' ratings are told apart: their difference's 95% interval excludes 0.
+fn separated(a: Rating, b: Rating) -> bool {
+    let (_, low, high) = difference(a, b);
+    low > 0.0 || high < 0.0
+}
+
 /// The rung a decisive verdict of `ladder`'s top rung is compared with, and why: the rung below, or,
 /// where the ratings do not separate the two (their difference's interval holds 0), the next rung down
 /// that they separate. A ladder with no such rung shows no step of skill to be stable across (`false`).
@@ -519,10 +521,7 @@ fn compared_rung(evidence: &Evidence, ladder: &Ladder) -> Option<(usize, String,
         return Some((below, "the rung below (the rungs are not rated)".to_string(), true));
     };
     let gap = |r: usize| difference(ratings[r], ratings[top]);
-    let separated = |r: &usize| {
-        let (_, low, high) = gap(*r);
-        low > 0.0 || high < 0.0
-    };
+    let separated = |r: &usize| separated(ratings[*r], ratings[top]);
     let (d, low, high) = gap(below);
     if separated(&below) {
         return Some((
