@@ -140,6 +140,11 @@ impl<G: NetGame> Agent<G> for AbAgent<G> {
         best
     }
 
+    fn search_only(&mut self, moves: &[G::Move]) -> bool {
+        self.search.restrict_root(moves);
+        true
+    }
+
     /// The move chosen with its score as a value, its depth standing for visits (an alpha-beta search
     /// proves one move best, it does not weigh the others).
     fn last_root(&self) -> Vec<(G::Move, u32, Option<f32>)> {
@@ -173,6 +178,13 @@ pub fn value_of(score: i32) -> f32 {
         return score.signum() as f32;
     }
     (2.0 / (1.0 + 10f64.powf(-(score as f64) / 400.0)) - 1.0) as f32
+}
+
+/// A value −1…+1 as centipawns: the inverse of [`value_of`] (so a network's value reads on the scale
+/// the alpha-beta agent's scores are read), values within 10⁻⁴ of a certain result at ±1,720.
+pub fn centipawns_of(value: f32) -> i32 {
+    let value = f64::from(value).clamp(-0.9999, 0.9999);
+    (400.0 * ((1.0 + value) / (1.0 - value)).log10()).round() as i32
 }
 
 /// The largest transposition table a search may ask for, in megabytes: half the machine's memory,
@@ -237,4 +249,18 @@ pub fn parse(pairs: &[(&str, &str)]) -> Result<AbSettings, AgentError> {
         }
     }
     Ok(settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centipawns_read_a_value_back_as_the_score_it_came_from() {
+        for cp in [-1500, -400, -35, 0, 1, 90, 400, 1500] {
+            assert!((centipawns_of(value_of(cp)) - cp).abs() <= 1, "{cp}");
+        }
+        assert_eq!(centipawns_of(1.0), 1720);
+        assert_eq!(centipawns_of(-1.0), -1720);
+    }
 }

@@ -108,6 +108,11 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
         self.search.output(temperature, &mut self.rng).expect("a game not over has a move").mv
     }
 
+    fn search_only(&mut self, moves: &[G::Move]) -> bool {
+        self.search.restrict_root(moves);
+        true
+    }
+
     fn last_root(&self) -> Vec<(G::Move, u32, Option<f32>)> {
         if self.last.is_none() {
             return Vec::new();

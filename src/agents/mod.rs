@@ -35,6 +35,14 @@ pub trait Agent<G: Game> {
         self.choose(line)
     }
 
+    /// Searches only `moves` in the positions it is asked about from now on (UCI's `go searchmoves`;
+    /// none given, or none legal there: every move). Whether the agent can: one that does not search
+    /// answers `false` and plays as before.
+    fn search_only(&mut self, moves: &[G::Move]) -> bool {
+        let _ = moves;
+        false
+    }
+
     /// The root of the last search, most visited move first: each move with its visits and its value
     /// for the player who searched (−1..1; `None` when unvisited). Empty for agents that do not search.
     fn last_root(&self) -> Vec<(G::Move, u32, Option<f32>)> {

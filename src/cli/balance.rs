@@ -24,7 +24,8 @@ pub struct BalanceArgs {
     /// (`--preset list` lists them with the files they came from).
     #[arg(long, value_name = "NAME")]
     preset: Option<String>,
-    /// Output directory; finished cells there are kept and not played again.
+    /// Output directory; the games saved there (a round of each cell at a time) are kept and not
+    /// played again.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads, and the cores used (default: all cores). The games do not depend on it.

@@ -33,11 +33,32 @@ pub struct PlayArgs {
     seed: u64,
 }
 
-const HELP: &str = "type a move in RULES.md notation (e.g. c3-c4, c3-d4xc5xe3), or:
-  moves  list the legal moves
+const COMMANDS: &str = "  moves  list the legal moves
   undo   take back your last move (and the reply to it)
   help   this text
   quit   leave the game";
+
+/// The help for a move in `state`, with two of its legal moves as the game writes them for examples
+/// (SAN in chess, RULES.md section 7 in the hunts).
+fn help<G: Game>(line: &Playthrough<G>) -> String {
+    let game = line.game();
+    let examples: Vec<String> = line
+        .legal_moves()
+        .iter()
+        .take(2)
+        .map(|&m| format!("`{}`", game.display_move(line.state(), m)))
+        .collect();
+    format!("type a move as the game writes it (here, e.g. {}), or:\n{COMMANDS}", examples.join(" or "))
+}
+
+/// A side as a sentence names it: White and Black as chess writes them, the other sides with `the`.
+fn side_phrase(name: &str) -> String {
+    match name {
+        "white" => "White".to_string(),
+        "black" => "Black".to_string(),
+        other => format!("the {other}"),
+    }
+}
 
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let game = load_game(&args.spec)?;
@@ -57,10 +78,10 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
         let names = g.side_names();
         if !spec.is_human() {
             println!(
-                "you play the {}; {} plays the {}",
-                names[human.index()],
+                "you play {}; {} plays {}",
+                side_phrase(names[human.index()]),
                 spec,
-                names[human.opponent().index()]
+                side_phrase(names[human.opponent().index()])
             );
         }
         let stdin = std::io::stdin();
@@ -123,7 +144,7 @@ impl<G: Game> Session<G> {
             if !self.is_human(mover) {
                 let agent = self.opponent.as_mut().expect("an agent plays the other side");
                 let mv = agent.choose(&self.line);
-                writeln!(out, "{} plays {}", names[mover.index()], game.format_move(self.line.state(), mv))?;
+                writeln!(out, "{} plays {}", names[mover.index()], game.display_move(self.line.state(), mv))?;
                 if let Some(note) = agent.last_note() {
                     writeln!(out, "  ({note})")?;
                 }
@@ -138,12 +159,12 @@ impl<G: Game> Session<G> {
             }
             match text.trim() {
                 "" => {}
-                "help" => writeln!(out, "{HELP}")?,
+                "help" => writeln!(out, "{}", help(&self.line))?,
                 "quit" | "exit" => return Ok(()),
                 "moves" => {
                     let state = self.line.state();
                     let moves: Vec<String> =
-                        self.line.legal_moves().iter().map(|&m| game.format_move(state, m)).collect();
+                        self.line.legal_moves().iter().map(|&m| game.display_move(state, m)).collect();
                     writeln!(out, "{} legal moves: {}", moves.len(), moves.join(" "))?;
                 }
                 "undo" => self.undo(out)?,
@@ -228,6 +249,26 @@ mod tests {
         assert!(out.contains("8 legal moves"), "{out}");
         assert!(out.contains("take back"), "{out}");
         assert_eq!(out.matches("general to move>").count(), 5);
+    }
+
+    /// Chess speaks chess: help's examples and the agent's replies are SAN, a castling that is not
+    /// legal is called illegal (not unreadable), and the sides are White and Black.
+    #[test]
+    fn a_chess_game_is_written_in_san() {
+        let game = AnyGame::from_spec("chess").unwrap();
+        let out = with_game!(&game, |g| {
+            let opponent = Some(AgentSpec::Random.build(g, 1).unwrap());
+            let mut session = Session { line: Playthrough::new(g.clone()), human: Side::ZERO, opponent };
+            let mut out = Vec::new();
+            session.run(&mut "help\nO-O\ne4\nquit\n".as_bytes(), &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        });
+        assert!(out.contains("here, e.g. `") && !out.contains("c3-c4"), "{out}");
+        assert!(out.contains("`O-O` is not a legal move here"), "{out}");
+        let reply = out.lines().find_map(|l| l.strip_prefix("black plays ")).expect("a reply");
+        assert!(crate::game::chess::san::has_san_shape(reply) && reply.len() < 4, "{reply}: {out}");
+        assert_eq!(side_phrase("white"), "White");
+        assert_eq!(side_phrase("rebels"), "the rebels");
     }
 
     #[test]

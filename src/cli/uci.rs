@@ -4,15 +4,20 @@
 //! The search runs on a thread of its own beside the reader, so `stop`, `isready` and `quit` are
 //! answered while it thinks. `go` takes `wtime btime winc binc movestogo` (the clock: a share of the
 //! time left plus most of the increment, never more than a fraction of what is left less the move
-//! overhead), `movetime`, `depth`, `nodes` and `infinite` (searched until `stop`, and only then
-//! `bestmove`), and `searchmoves` (the alpha-beta agent searches only those root moves). The default
-//! agent is the alpha-beta search (`ab`), which reports each iteration as
-//! `info depth … seldepth … score cp|mate … nodes … nps … time … hashfull … pv …`; another agent
-//! (`setoption name Agent value net:…`) searches its own budget, or the clock's time.
+//! overhead), `movetime`, `depth`, `nodes`, `infinite` (searched until `stop`, and only then
+//! `bestmove`), `ponder` (the move after the GUI's guess is searched until `stop`, or until
+//! `ponderhit`, from which the clock's share of time counts) and `searchmoves` (the search looks only
+//! at those root moves). The default agent is the alpha-beta search (`ab`), which reports each
+//! iteration as `info depth … seldepth … multipv … score cp|mate … nodes … nps … time … hashfull … pv …`,
+//! one line for each of the `MultiPV` best moves, and names its expected reply (`bestmove … ponder …`);
+//! another agent (`setoption name Agent value net:…`) searches its own budget, or the clock's time, and
+//! reports its most visited moves as `info multipv … score cp … nodes … pv …`, their values as
+//! centipawns on the scale the alpha-beta agent's scores are read as values.
 //!
 //! Options: `Hash` (MB: the table is made when set, and one the free memory cannot hold is refused with
-//! the largest size that fits), `Move Overhead` (ms), `UCI_Variant` (`chess`, `rebellion`, `squirm`),
-//! `Berolina` (Berolina pawns), `Agent` (an agent spec, default `ab`). Moves are UCI; the variants'
+//! the largest size that fits), `Move Overhead` (ms), `MultiPV` (1–256), `Ponder` (whether the GUI may
+//! ponder), `UCI_Variant` (`chess`, `rebellion`, `squirm`), `Berolina` (Berolina pawns), `Agent` (an
+//! agent spec, default `ab`). Moves are UCI; the variants'
 //! own turns use RULES.md section 7 (`r:b8b7`, `r:f6f5+e2e4`). A command that cannot be carried out is
 //! answered with `info string error: …` (UCI has no error reply) and the engine goes on; every `go` is
 //! answered with a `bestmove` (`0000` where it cannot be carried out); a `position` that does not play,
@@ -28,7 +33,7 @@ use std::time::{Duration, Instant};
 use anyhow::anyhow;
 use clap::Args;
 
-use crate::agents::alphabeta::{AbAgent, AbSettings};
+use crate::agents::alphabeta::{AbAgent, AbSettings, centipawns_of};
 use crate::agents::{AgentSpec, Watch};
 use crate::game::chess::ChessGame;
 use crate::game::{AnyGame, Game, Playthrough};
@@ -60,6 +65,7 @@ const VARIANTS: [(&str, &str); 3] =
     [("chess", "chess"), ("rebellion", "rebellion-chess"), ("squirm", "squirm-chess")];
 const DEFAULT_HASH: usize = 32;
 const DEFAULT_OVERHEAD: u64 = 30;
+const MOST_LINES: usize = 256;
 
 /// The engine's state between commands.
 pub struct Engine {
@@ -69,6 +75,9 @@ pub struct Engine {
     agent: Option<AgentSpec>,
     hash: usize,
     overhead: u64,
+    /// The best moves each search reports (`MultiPV`), and whether the GUI said it ponders.
+    lines: usize,
+    ponder: bool,
     seed: u64,
     /// `None` after a `position` that did not play.
     line: Option<Playthrough<ChessGame>>,
@@ -77,11 +86,23 @@ pub struct Engine {
     running: Option<Running>,
 }
 
-/// A search on its thread: how to stop it, whether only `stop` ends it, and what it gives back.
+/// A search on its thread: how to stop it, whether its `bestmove` is held back (an infinite search
+/// until `stop`; a pondering one until `stop` or `ponderhit`), the time `ponderhit` gives it, and what
+/// it gives back.
 struct Running {
     stop: Arc<AtomicBool>,
+    held: Arc<AtomicBool>,
     infinite: bool,
+    pondering: bool,
+    after_ponderhit: Option<Duration>,
     handle: JoinHandle<Option<AbAgent<ChessGame>>>,
+}
+
+impl Running {
+    /// Whether only `stop` (or `ponderhit`) ends it.
+    fn held(&self) -> bool {
+        self.held.load(Ordering::Relaxed)
+    }
 }
 
 impl Engine {
@@ -92,6 +113,8 @@ impl Engine {
             agent: None,
             hash: DEFAULT_HASH,
             overhead: DEFAULT_OVERHEAD,
+            lines: 1,
+            ponder: false,
             seed,
             line: Some(Playthrough::new(chess_game("chess", false, true).expect("chess exists"))),
             searcher: None,
@@ -106,7 +129,7 @@ impl Engine {
             bytes.clear();
             if input.read_until(b'\n', &mut bytes)? == 0 {
                 // The end of the input: a search that ends by itself finishes; an infinite one stops.
-                if self.running.as_ref().is_some_and(|r| r.infinite) {
+                if self.running.as_ref().is_some_and(Running::held) {
                     self.stop_search();
                 }
                 if let Some(running) = self.running.take() {
@@ -149,7 +172,11 @@ impl Engine {
                     self.stop_search();
                     Ok(())
                 }
-                Some("ponderhit" | "debug" | "register") => Ok(()),
+                Some("ponderhit") => {
+                    self.ponder_hit();
+                    Ok(())
+                }
+                Some("debug" | "register") => Ok(()),
                 Some(command @ ("ucinewgame" | "setoption" | "position" | "go")) => {
                     self.finish_search();
                     match command {
@@ -181,6 +208,8 @@ impl Engine {
         let most = crate::agents::alphabeta::max_hash_mb();
         say(out, &format!("option name Hash type spin default {DEFAULT_HASH} min 1 max {most}"));
         say(out, &format!("option name Move Overhead type spin default {DEFAULT_OVERHEAD} min 0 max 5000"));
+        say(out, &format!("option name MultiPV type spin default 1 min 1 max {MOST_LINES}"));
+        say(out, "option name Ponder type check default false");
         let variants: Vec<String> = VARIANTS.iter().map(|(name, _)| format!("var {name}")).collect();
         say(out, &format!("option name UCI_Variant type combo default chess {}", variants.join(" ")));
         say(out, "option name Berolina type check default false");
@@ -198,6 +227,23 @@ impl Engine {
                 self.running = Some(running);
                 self.stop_search();
             }
+        }
+    }
+
+    /// The GUI's guess was played: a pondering search goes on as the move's own search, with the
+    /// clock's share of time counted from now.
+    fn ponder_hit(&mut self) {
+        let Some(running) = self.running.as_mut().filter(|r| r.pondering) else { return };
+        running.pondering = false;
+        if !running.infinite {
+            running.held.store(false, Ordering::Relaxed);
+        }
+        if let Some(time) = running.after_ponderhit {
+            let stop = running.stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(time);
+                stop.store(true, Ordering::Relaxed);
+            });
         }
     }
 
@@ -284,6 +330,24 @@ impl Engine {
                 })?;
                 self.set_hash(hash)
             }
+            "multipv" => {
+                self.lines =
+                    value.parse().ok().filter(|n| (1..=MOST_LINES).contains(n)).ok_or_else(|| {
+                        anyhow!(
+                            "MultiPV must be 1..{MOST_LINES} (got `{value}`); MultiPV stays {}",
+                            self.lines
+                        )
+                    })?;
+                Ok(())
+            }
+            "ponder" => {
+                self.ponder = match value.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    other => return Err(anyhow!("Ponder must be true or false (got `{other}`)")),
+                };
+                Ok(())
+            }
             "move overhead" => {
                 self.overhead = value
                     .parse()
@@ -348,88 +412,158 @@ impl Engine {
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
         let limits = request.limits(self.overhead);
-        let infinite = request.infinite;
         let stop = Arc::new(AtomicBool::new(false));
-        let out = out.clone();
+        let held = Arc::new(AtomicBool::new(request.infinite || request.ponder));
+        let job = Job { line, limits, stop: stop.clone(), held: held.clone(), out: out.clone() };
         let handle = match &self.agent {
             None => {
-                let game = line.game().clone();
                 let settings = AbSettings { hash: self.hash, ..AbSettings::default() };
                 let mut searcher = match self.searcher.take() {
                     Some(searcher) => searcher,
-                    None => AbAgent::build(&game, &settings, "ab")?,
+                    None => AbAgent::build(job.line.game(), &settings, "ab")?,
                 };
                 searcher.searcher().set_stop_flag(stop.clone());
+                searcher.searcher().set_lines(self.lines);
                 searcher.searcher().restrict_root(&root_moves);
-                let stop = stop.clone();
-                std::thread::spawn(move || {
-                    let found =
-                        searcher.searcher().search(&line, limits, &mut |it| say(&out, &info(&line, it)));
-                    // An infinite search answers only once told to stop.
-                    while infinite && !stop.load(Ordering::Relaxed) {
-                        std::thread::sleep(Duration::from_millis(2));
-                    }
-                    let best =
-                        found.map_or("0000".to_string(), |f| line.game().format_move(line.state(), f.best));
-                    say(&out, &format!("bestmove {best}"));
-                    Some(searcher)
-                })
+                spawn_alphabeta(searcher, job)
             }
             Some(spec) => {
-                if !root_moves.is_empty() {
-                    say(
-                        &out,
-                        "info string `go searchmoves` is honoured by the alpha-beta agent (`ab`); this agent searches every move",
-                    );
-                }
                 let spec = match request.nodes {
                     Some(n) => spec.with_simulations(n.min(crate::agents::MAX_SIMULATIONS as u64) as u32),
                     None => spec.clone(),
                 };
-                let seed = crate::seed::derive_seed(self.seed, u64::from(line.plies()));
-                let stop = stop.clone();
-                std::thread::spawn(move || {
-                    let mut agent = match spec.build(line.game(), seed) {
-                        Ok(agent) => agent,
-                        Err(error) => {
-                            say(&out, &format!("info string error: {error}"));
-                            say(&out, "bestmove 0000");
-                            return None;
-                        }
-                    };
-                    let watch = Watch::default();
-                    if let Some(hard) = limits.hard {
-                        watch.start_clock(Instant::now() + hard);
-                    }
-                    let mv = std::thread::scope(|scope| {
-                        scope.spawn(|| {
-                            while !stop.load(Ordering::Relaxed) && !watch.is_stopped() {
-                                std::thread::sleep(Duration::from_millis(2));
-                            }
-                            watch.stop();
-                        });
-                        let mv = agent.choose_watched(&line, &watch);
-                        if !infinite {
-                            watch.stop();
-                        } else {
-                            while !stop.load(Ordering::Relaxed) {
-                                std::thread::sleep(Duration::from_millis(2));
-                            }
-                            watch.stop();
-                        }
-                        mv
-                    });
-                    if let Some(note) = agent.last_note() {
-                        say(&out, &format!("info string {spec}: {note}"));
-                    }
-                    say(&out, &format!("bestmove {}", line.game().format_move(line.state(), mv)));
-                    None
-                })
+                let seed = crate::seed::derive_seed(self.seed, u64::from(job.line.plies()));
+                let search = AgentSearch { spec, seed, root_moves, lines: self.lines };
+                spawn_agent(search, job)
             }
         };
-        self.running = Some(Running { stop, infinite, handle });
+        let after_ponderhit = request
+            .ponder
+            .then(|| Request { ponder: false, ..request.clone() }.limits(self.overhead).soft)
+            .flatten();
+        self.running = Some(Running {
+            stop,
+            held,
+            infinite: request.infinite,
+            pondering: request.ponder,
+            after_ponderhit,
+            handle,
+        });
         Ok(())
     }
+}
+
+/// What a search thread is given: the position, its limits, its stop flag, whether its `bestmove` is
+/// held back (an infinite or pondering search), and where it writes.
+struct Job {
+    line: Playthrough<ChessGame>,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    held: Arc<AtomicBool>,
+    out: Shared,
+}
+
+impl Job {
+    /// Waits while the `bestmove` is held back and the search is not stopped.
+    fn wait_while_held(&self) {
+        while self.held.load(Ordering::Relaxed) && !self.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+/// The alpha-beta search of the job's position on its thread: an `info` line for each line of each
+/// iteration, then `bestmove`, with the reply its best line expects; gives the searcher back.
+fn spawn_alphabeta(mut searcher: AbAgent<ChessGame>, job: Job) -> JoinHandle<Option<AbAgent<ChessGame>>> {
+    std::thread::spawn(move || {
+        let Job { line, limits, out, .. } = &job;
+        let mut best_line = Vec::new();
+        let found = searcher.searcher().search(line, limits.clone(), &mut |it| {
+            if it.line == 1 {
+                best_line.clone_from(&it.pv);
+            }
+            say(out, &info(line, it));
+        });
+        job.wait_while_held();
+        let game = line.game();
+        let answer = match found {
+            None => "0000".to_string(),
+            Some(found) => {
+                let mut text = game.format_move(line.state(), found.best);
+                if let [first, reply, ..] = best_line[..]
+                    && first == found.best
+                {
+                    let mut after = *line.state();
+                    game.apply(&mut after, first);
+                    text = format!("{text} ponder {}", game.format_move(&after, reply));
+                }
+                text
+            }
+        };
+        say(out, &format!("bestmove {answer}"));
+        Some(searcher)
+    })
+}
+
+/// What a search by another agent than the alpha-beta one needs.
+struct AgentSearch {
+    spec: AgentSpec,
+    seed: u64,
+    root_moves: Vec<crate::game::chess::moves::ChessMove>,
+    lines: usize,
+}
+
+/// Another agent's search of the job's position on its thread, stopped by `stop` or the limits' hard
+/// time: its `lines` most visited moves as `info multipv` lines, then `bestmove`.
+fn spawn_agent(search: AgentSearch, job: Job) -> JoinHandle<Option<AbAgent<ChessGame>>> {
+    std::thread::spawn(move || {
+        let AgentSearch { spec, seed, root_moves, lines } = search;
+        let Job { line, limits, stop, out, .. } = &job;
+        let mut agent = match spec.build(line.game(), seed) {
+            Ok(agent) => agent,
+            Err(error) => {
+                say(out, &format!("info string error: {error}"));
+                say(out, "bestmove 0000");
+                return None;
+            }
+        };
+        if !root_moves.is_empty() && !agent.search_only(&root_moves) {
+            say(
+                out,
+                &format!("info string `go searchmoves`: {spec} does not search, it plays among every move"),
+            );
+        }
+        let watch = Watch::default();
+        if let Some(hard) = limits.hard {
+            watch.start_clock(Instant::now() + hard);
+        }
+        let started = Instant::now();
+        let mv = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !stop.load(Ordering::Relaxed) && !watch.is_stopped() {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+                watch.stop();
+            });
+            let mv = agent.choose_watched(line, &watch);
+            job.wait_while_held();
+            watch.stop();
+            mv
+        });
+        let root = agent.last_root();
+        let visits: u32 = root.iter().map(|&(_, visits, _)| visits).sum();
+        let ms = started.elapsed().as_millis().max(1);
+        for (index, &(candidate, _, value)) in root.iter().take(lines).enumerate() {
+            let score = value.map_or(String::new(), |v| format!(" score cp {}", centipawns_of(v)));
+            let text = line.game().format_move(line.state(), candidate);
+            say(out, &format!("info multipv {}{score} nodes {visits} time {ms} pv {text}", index + 1));
+        }
+        if let Some(note) = agent.last_note() {
+            say(out, &format!("info string {spec}: {note}"));
+        }
+        say(out, &format!("bestmove {}", line.game().format_move(line.state(), mv)));
+        None
+    })
 }
 
 /// The `info` line of a finished iteration.
@@ -447,9 +581,10 @@ fn info(line: &Playthrough<ChessGame>, it: &Iteration<crate::game::chess::moves:
     };
     let ms = it.elapsed.as_millis().max(1);
     format!(
-        "info depth {} seldepth {} score {score} nodes {} nps {} time {ms} hashfull {} pv {}",
+        "info depth {} seldepth {} multipv {} score {score} nodes {} nps {} time {ms} hashfull {} pv {}",
         it.depth,
         it.seldepth,
+        it.line,
         it.nodes,
         it.nodes as u128 * 1000 / ms,
         it.hashfull,
@@ -468,6 +603,8 @@ struct Request {
     depth: Option<u32>,
     nodes: Option<u64>,
     infinite: bool,
+    /// Searching the GUI's guess at the opponent's move (`go ponder`) until `ponderhit` or `stop`.
+    ponder: bool,
     /// The root moves to search (`searchmoves`), as written.
     searchmoves: Vec<String>,
 }
@@ -495,7 +632,11 @@ impl Request {
         while i < words.len() {
             let key = words[i];
             if key == "infinite" || key == "ponder" {
-                request.infinite = true;
+                if key == "infinite" {
+                    request.infinite = true;
+                } else {
+                    request.ponder = true;
+                }
                 i += 1;
                 continue;
             }
@@ -533,7 +674,7 @@ impl Request {
     /// The search's limits: the clock's share, a fixed time, a depth or nodes (none: infinite).
     fn limits(&self, overhead: u64) -> Limits {
         let mut limits = Limits { depth: self.depth, nodes: self.nodes, soft: None, hard: None };
-        if self.infinite {
+        if self.infinite || self.ponder {
             return limits;
         }
         if let Some(ms) = self.movetime {
@@ -674,6 +815,7 @@ mod tests {
         assert!(out.contains("uciok\nreadyok\n"), "{out}");
         assert!(out.contains("info depth 4 seldepth"), "{out}");
         let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
+        let best = best.split_whitespace().next().unwrap();
         let mut line = Playthrough::new(chess_game("chess", false, true).unwrap());
         line.play_text("e2e4").unwrap();
         line.play_text(best).expect("the best move is legal for Black");

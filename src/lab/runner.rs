@@ -343,8 +343,7 @@ fn play_missing(
         if result.records.len() as u32 >= games {
             continue;
         }
-        grow_cell(study, result, &books[result.cell.variant], games, threads, progress)?;
-        save_cell(out, result)?;
+        grow_cell(study, out, result, &books[result.cell.variant], games, threads, progress)?;
         if !played.contains(&result.cell.id) {
             played.push(result.cell.id.clone());
         }
@@ -395,8 +394,7 @@ pub fn run_cell(
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
     let book = book(study, cell.variant, &prints.books[cell.variant], cell.openings_for(cell.games), out)?;
     progress.begin((cell.games as usize - result.records.len()) as u64);
-    grow_cell(study, &mut result, &book, cell.games, threads, progress)?;
-    save_cell(out, &result)?;
+    grow_cell(study, out, &mut result, &book, cell.games, threads, progress)?;
     Ok(true)
 }
 
@@ -405,39 +403,56 @@ pub fn run_cell(
 #[error("{0}")]
 pub struct UnknownCell(pub String);
 
-/// Plays a cell's games from the ones it has up to `games`, each opening from the book.
+/// Games a cell plays between saves: a stopped study loses at most one such round of a cell, and the
+/// workers idle only at the end of each round, waiting for its last game.
+fn games_between_saves(threads: usize) -> usize {
+    (8 * threads).max(32)
+}
+
+/// Plays a cell's games from the ones it has up to `games`, each opening from the book, and saves the
+/// cell in `out` after every round of [`games_between_saves`] (each game is decided by its index
+/// alone, so a cell resumed from a round plays the games it would have played in one go).
 fn grow_cell(
     study: &LoadedStudy,
+    out: &Path,
     result: &mut CellResult,
     book: &Book,
     games: u32,
     threads: usize,
     progress: &dyn Progress,
 ) -> anyhow::Result<()> {
-    let clock = Instant::now();
-    let cell = &result.cell;
-    let first = result.records.len();
-    progress.note(&format!("playing {} (games {}–{})", cell.id, first + 1, games));
+    let cell = result.cell.clone();
+    progress.note(&format!("playing {} (games {}–{})", cell.id, result.records.len() + 1, games));
     let game = &study.games[cell.variant];
     let agent = &study.agents[cell.skill];
     let opponent = cell.opponent.as_ref().map_or(agent, |(b, _)| &study.agents[*b]);
-    let openings =
-        BookOpenings { lines: &book.lines, per_line: cell.per_opening as usize, source: "the study's book" };
-    let settings = MatchSettings {
-        games: games as usize,
-        seed: cell.seed,
-        threads,
-        opening: 0,
-        paired_openings: false,
-        book: (cell.opening > 0).then_some(openings),
-        first,
-        played: None,
-    };
-    let records = with_game!(game, |g| run_match(g, [agent, opponent], settings, &|_| progress.game_done()))?;
-    let stats = records.iter().map(|r| game_stats(game, r)).collect::<anyhow::Result<Vec<_>>>()?;
-    result.records.extend(records);
-    result.stats.extend(stats);
-    result.seconds += clock.elapsed().as_secs_f64();
+    while (result.records.len() as u32) < games {
+        let clock = Instant::now();
+        let first = result.records.len();
+        let last = (first + games_between_saves(threads)).min(games as usize);
+        let openings = BookOpenings {
+            lines: &book.lines,
+            per_line: cell.per_opening as usize,
+            source: "the study's book",
+        };
+        let settings = MatchSettings {
+            games: last,
+            seed: cell.seed,
+            threads,
+            opening: 0,
+            paired_openings: false,
+            book: (cell.opening > 0).then_some(openings),
+            first,
+            played: None,
+        };
+        let records =
+            with_game!(game, |g| run_match(g, [agent, opponent], settings, &|_| progress.game_done()))?;
+        let stats = records.iter().map(|r| game_stats(game, r)).collect::<anyhow::Result<Vec<_>>>()?;
+        result.records.extend(records);
+        result.stats.extend(stats);
+        result.seconds += clock.elapsed().as_secs_f64();
+        save_cell(out, result)?;
+    }
     Ok(())
 }
 

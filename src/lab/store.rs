@@ -1,6 +1,7 @@
-//! Resuming: each finished cell is saved as `cells/<id>.json` in the output directory, written to a
-//! temporary file and renamed, so a stopped study leaves only whole cells behind. A rerun loads the
-//! cells whose settings still match and plays the rest; a cell stopped half-way is played again.
+//! Resuming: each cell is saved as `cells/<id>.json` in the output directory as its games finish, a
+//! round at a time, written to a temporary file and renamed, so a stopped study leaves whole rounds
+//! behind. A rerun loads the cells whose settings still match and plays the rest, each cell from the
+//! game after its last saved one.
 
 use std::path::{Path, PathBuf};
 

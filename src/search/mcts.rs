@@ -161,6 +161,8 @@ pub struct Mcts<G: Game> {
     root_raw_value: f32,
     /// Scratch: the root moves as the Gumbel root sees them.
     root_moves: Vec<RootMove>,
+    /// The root moves to search (UCI's `go searchmoves`); empty: every legal move.
+    root_only: Vec<G::Move>,
 }
 
 impl<G: Game> Mcts<G> {
@@ -186,7 +188,15 @@ impl<G: Game> Mcts<G> {
             gumbel: GumbelRoot::default(),
             root_raw_value: 0.0,
             root_moves: Vec::new(),
+            root_only: Vec::new(),
         }
+    }
+
+    /// Searches only `moves` at the root from now on (those that are legal; none given, or none legal:
+    /// every legal move), as UCI's `go searchmoves` asks: the root is made with those moves alone, so
+    /// its priors, its proof and the move played are over them.
+    pub fn restrict_root(&mut self, moves: &[G::Move]) {
+        self.root_only = moves.to_vec();
     }
 
     /// Sets the simulations of the next searches and whether their root explores (gets the Dirichlet
@@ -220,7 +230,8 @@ impl<G: Game> Mcts<G> {
         };
         let same_draw_value = draw_value_zero == self.draw_value_zero;
         self.draw_value_zero = draw_value_zero;
-        if let Some(node) = self.reusable_node(start, moves)
+        if self.root_only.is_empty()
+            && let Some(node) = self.reusable_node(start, moves)
             && self.tree.node(node).state == state
             && same_draw_value
         {
@@ -235,10 +246,21 @@ impl<G: Game> Mcts<G> {
             // A root that is a third occurrence ended the game already; nobody searches such a position.
             let outcome = judge(&self.game, &state, plies, false, &mut self.moves);
             let root = self.new_node(state, NO_NODE, plies, false, outcome.map(Proof::terminal));
-            let moves: &[G::Move] = if outcome.is_some() { &[] } else { &self.moves };
+            let only = &self.root_only;
+            let kept: Vec<G::Move>;
+            let moves: &[G::Move] = if outcome.is_some() {
+                &[]
+            } else if self.moves.iter().any(|m| only.contains(m)) {
+                kept = self.moves.iter().copied().filter(|m| only.contains(m)).collect();
+                &kept
+            } else {
+                &self.moves
+            };
             self.tree.push(root, moves);
             self.prove_win_in_one(ROOT);
-            self.start = Some(start.clone());
+            // A root searched over some of its moves is no position's whole tree: no later search
+            // starts from it.
+            self.start = self.root_only.is_empty().then(|| start.clone());
         }
         self.root_line.clear();
         self.root_line.extend_from_slice(moves);

@@ -170,3 +170,100 @@ fn uci_keeps_to_the_clock_and_refuses_a_position_that_does_not_play() {
     let lines = engine.until("bestmove", Duration::from_secs(5));
     assert_ne!(lines.last().unwrap(), "bestmove 0000", "a good position is searched again");
 }
+
+/// The first word of a `bestmove` line, and the move it expects in reply (`ponder …`), if any.
+fn answer(line: &str) -> (String, Option<String>) {
+    let words: Vec<&str> = line.strip_prefix("bestmove ").unwrap().split_whitespace().collect();
+    let reply = words.iter().position(|w| *w == "ponder").map(|i| words[i + 1].to_string());
+    (words[0].to_string(), reply)
+}
+
+/// `go ponder` searches without sending `bestmove`; `ponderhit` turns it into the move's own search,
+/// which then answers within the clock's share counted from the hit; `stop` answers at once. The best
+/// move names the reply it expects, and that reply is legal after it.
+#[test]
+fn uci_ponders_until_ponderhit_or_stop() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Ponder value true");
+    engine.send("isready");
+    engine.until("readyok", Duration::from_secs(10));
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go ponder wtime 3000 btime 3000");
+    std::thread::sleep(Duration::from_millis(400));
+    engine.send("isready");
+    let before = engine.until("readyok", Duration::from_secs(2));
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "no bestmove while pondering: {before:?}");
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    let lines = engine.until("bestmove", Duration::from_secs(3));
+    // The clock's share of 3 s is about 0.1 s (a thirtieth), counted from the hit.
+    assert!(hit.elapsed() < Duration::from_millis(1000), "answered {:?} after ponderhit", hit.elapsed());
+    let (best, reply) = answer(lines.last().unwrap());
+    let AnyGame::Chess(game) = AnyGame::from_spec("chess").unwrap() else { unreachable!() };
+    let mut line = Playthrough::new(game);
+    for mv in ["e2e4", "e7e5", &best, &reply.expect("a reply to ponder on")] {
+        line.play_text(mv).unwrap();
+    }
+    // A search of a position that ends by itself (depth 2) still waits for the hit or a stop.
+    engine.send("go ponder depth 2");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("isready");
+    let before = engine.until("readyok", Duration::from_secs(2));
+    assert!(!before.iter().any(|l| l.starts_with("bestmove")), "{before:?}");
+    engine.send("stop");
+    engine.until("bestmove", Duration::from_secs(2));
+}
+
+/// With `MultiPV` at 3, each depth reports three lines, numbered, with three different first moves in
+/// order of score, and the move played is the first line's.
+#[test]
+fn uci_multipv_reports_the_best_lines_in_order() {
+    let mut engine = Engine::start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos moves e2e4");
+    engine.send("go depth 5");
+    let lines = engine.until("bestmove", Duration::from_secs(20));
+    let last: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 5 ")).collect();
+    assert_eq!(last.len(), 3, "{lines:?}");
+    let field = |line: &str, key: &str| -> String {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words[words.iter().position(|w| *w == key).unwrap() + 1].to_string()
+    };
+    let numbers: Vec<String> = last.iter().map(|l| field(l, "multipv")).collect();
+    assert_eq!(numbers, ["1", "2", "3"], "{last:?}");
+    let firsts: Vec<String> = last.iter().map(|l| field(l, "pv")).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2], "{last:?}");
+    let scores: Vec<i32> = last.iter().map(|l| field(l, "cp").parse().unwrap()).collect();
+    assert!(scores[0] >= scores[1] && scores[1] >= scores[2], "{last:?}");
+    assert_eq!(answer(lines.last().unwrap()).0, firsts[0], "{lines:?}");
+    engine.send("setoption name MultiPV value 0");
+    engine.send("setoption name MultiPV value 257");
+    engine.send("isready");
+    let refused = engine.until("readyok", Duration::from_secs(2));
+    assert_eq!(refused.iter().filter(|l| l.contains("MultiPV must be 1..256")).count(), 2, "{refused:?}");
+}
+
+/// Another searching agent than `ab` honours `searchmoves` (its root holds only the moves listed)
+/// and reports its most visited moves as numbered lines.
+#[test]
+fn uci_searchmoves_and_multipv_reach_a_tree_search() {
+    let mut engine = Engine::start();
+    engine.send("setoption name Agent value mcts:sims=64");
+    engine.send("setoption name MultiPV value 2");
+    engine.send("position startpos");
+    engine.send("go searchmoves a2a3 h2h3 b1c3");
+    let lines = engine.until("bestmove", Duration::from_secs(60));
+    let (best, _) = answer(lines.last().unwrap());
+    assert!(["a2a3", "h2h3", "b1c3"].contains(&best.as_str()), "{lines:?}");
+    let listed: Vec<&String> = lines.iter().filter(|l| l.starts_with("info multipv ")).collect();
+    assert_eq!(listed.len(), 2, "{lines:?}");
+    assert!(
+        listed[0].starts_with("info multipv 1 ") && listed[1].starts_with("info multipv 2 "),
+        "{listed:?}"
+    );
+    assert_ne!(listed[0].rsplit(' ').next(), listed[1].rsplit(' ').next(), "{listed:?}");
+    for line in &listed {
+        let pv = line.rsplit(' ').next().unwrap();
+        assert!(["a2a3", "h2h3", "b1c3"].contains(&pv), "{line}");
+    }
+}

@@ -137,8 +137,14 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
     // A stop: one cell's file never got written, another was left as a half-written temporary.
     std::fs::remove_file(dir.join("cells/rebels-first@m16.json")).unwrap();
     std::fs::rename(dir.join("cells/murray@random.json"), dir.join("cells/murray@random.json.tmp")).unwrap();
+    // A third was stopped between two rounds of its games: its file holds the first two.
+    edit_json(&dir.join("cells/general-first@random.json"), |cell| {
+        for key in ["records", "stats"] {
+            cell[key].as_array_mut().unwrap().truncate(2);
+        }
+    });
     let second = run_study(&study, &dir, &options, &Silent).unwrap();
-    assert_eq!(second.results.played, ["rebels-first@m16", "murray@random"]);
+    assert_eq!(second.results.played, ["general-first@random", "rebels-first@m16", "murray@random"]);
     assert_eq!(
         second.cells.iter().map(|c| &c.records).collect::<Vec<_>>(),
         first.cells.iter().map(|c| &c.records).collect::<Vec<_>>()
@@ -163,6 +169,43 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
     // Fewer planned games read the first ones and play nothing.
     let fewer = Study::from_text(&TINY.replace("games = 4", "games = 2")).unwrap();
     assert!(run_study(&fewer, &dir, &options, &Silent).unwrap().results.played.is_empty());
+}
+
+/// A cell is saved a round of games at a time, not only once whole: while the first game after the
+/// first round plays, the cell's file holds that round's 32 games.
+#[test]
+fn a_cell_is_saved_a_round_at_a_time() {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct Peek {
+        file: PathBuf,
+        done: AtomicUsize,
+        saved: Mutex<Option<usize>>,
+    }
+    impl rebel_zero::lab::Progress for Peek {
+        fn game_done(&self) {
+            if self.done.fetch_add(1, Ordering::SeqCst) + 1 == 33 {
+                let cell: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&self.file).unwrap()).unwrap();
+                *self.saved.lock().unwrap() = Some(cell["records"].as_array().unwrap().len());
+            }
+        }
+    }
+    let dir = scratch("balance-rounds");
+    let study =
+        Study::from_text(&TINY.replace("agent = \"random\"\ngames = 6", "agent = \"random\"\ngames = 40"))
+            .unwrap();
+    let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
+    let peek = Peek {
+        file: dir.join("cells/general-first@random.json"),
+        done: AtomicUsize::new(0),
+        saved: Mutex::new(None),
+    };
+    let finished = run_study(&study, &dir, &options, &peek).unwrap();
+    assert_eq!(finished.cells[0].cell.id, "general-first@random");
+    assert_eq!(finished.cells[0].records.len(), 40);
+    assert_eq!(*peek.saved.lock().unwrap(), Some(32), "the first round was saved before the 33rd game ended");
 }
 
 /// Every game of a rung's own cell opens from the variant's book, one opening per game, and the

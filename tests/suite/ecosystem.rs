@@ -167,6 +167,7 @@ fn the_uci_mode_plays_a_legal_move_in_every_chess_ruleset() {
         assert!(replies.contains("uciok") && replies.contains("readyok"), "{variant}: {replies}");
         assert!(!replies.contains("error"), "{variant}: {replies}");
         let best = replies.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("a bestmove");
+        let best = best.split_whitespace().next().unwrap();
         // The move is legal for Black after 1. e4 in that ruleset.
         let spec = if variant == "chess" { "chess".to_string() } else { format!("{variant}-chess") };
         let shown = run(&["show", &spec, "--moves", &format!("e2e4,{best}")]);
@@ -205,6 +206,27 @@ fn python_chess_reads_the_pgn_of_a_match() {
     let checked = Command::new("python3").arg(script).arg(&pgn).output().unwrap();
     assert!(checked.status.success(), "{}{}", text(&checked.stdout), text(&checked.stderr));
     assert_eq!(text(&checked.stdout).trim(), "4 games read back");
+}
+
+/// python-chess drives the UCI engine as an analysis GUI would (scripts/uci_check.py): MultiPV,
+/// `searchmoves` for the alpha-beta agent and the network, and pondering.
+#[test]
+fn python_chess_drives_the_uci_engine() {
+    let has_chess = Command::new("python3").args(["-c", "import chess.engine"]).output();
+    assert!(
+        has_chess.is_ok_and(|o| o.status.success()),
+        "python-chess is needed for this test: pip install chess (.ci/run installs it)"
+    );
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let checked = Command::new("python3")
+        .arg(root.join("scripts/uci_check.py"))
+        .arg(env!("CARGO_BIN_EXE_rebel-zero"))
+        .current_dir(root)
+        .output()
+        .unwrap();
+    let said = format!("{}{}", text(&checked.stdout), text(&checked.stderr));
+    assert!(checked.status.success(), "{said}");
+    assert_eq!(said.matches("ok: ").count(), 10, "{said}");
 }
 
 /// A checkpoint whose weights were altered after saving is refused with its path, never played.

@@ -498,7 +498,11 @@ fn a_long_game_costs_what_a_short_one_does_and_holds_up_no_other_game() {
     let most = |sizes: Vec<usize>| sizes.into_iter().max().unwrap();
     let (short_bytes, long_bytes) = (most(short_sizes), most(long_sizes));
     assert!(long_bytes < short_bytes + 64, "answers of {short_bytes} and {long_bytes} bytes");
-    assert!(at_5000 < 10.0 && at_5000 < 2.0 * at_10 + 1.0, "{at_10:.2} ms, {at_5000:.2} ms");
+    // Only a bound far from both figures: replaying the game per request cost 190-293 ms a move, and a
+    // kept game costs well under 1 ms on a quiet machine, several on a loaded one (the ratio of the
+    // two medians is a benchmark's to measure, not a test's: it failed whenever a study shared the
+    // cores).
+    assert!(at_5000 < 50.0, "a move at ply 5,000 took {at_5000:.2} ms (at ply 10: {at_10:.2} ms)");
     // Asked from ply 0 (or past the end, as after an undo), the answer lists every move.
     let whole = ok(&a, "GET", &format!("/api/games/{long}?since=99999"), None);
     let plies = whole["moves_from"].as_u64().unwrap() as usize + whole["moves"].as_array().unwrap().len();

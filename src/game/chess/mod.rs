@@ -184,7 +184,12 @@ impl Game for ChessGame {
     fn parse_move(&self, pos: &Position, text: &str) -> Result<ChessMove, MoveError> {
         let wanted = match notation::normalize(text) {
             Ok(wanted) => wanted,
-            Err(malformed) => return san::parse_san(self, pos, text).map_err(|_| malformed),
+            // A SAN-shaped text that is no legal move is illegal, not unreadable (`O-O` with the king
+            // in check).
+            Err(malformed) => {
+                return san::parse_san(self, pos, text)
+                    .map_err(|illegal| if san::has_san_shape(text) { illegal } else { malformed });
+            }
         };
         let mut moves = Self::Moves::default();
         self.legal_moves(pos, &mut moves);

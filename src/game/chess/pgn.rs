@@ -34,7 +34,7 @@ pub fn to_pgn(game: &ChessGame, record: &GameRecord) -> Result<String, String> {
     }
     if game.variant != Variant::Chess || record.start != fen::START {
         tags.push(("SetUp", "1".to_string()));
-        tags.push(("FEN", record.start.clone()));
+        tags.push(("FEN", six_fields(&record.start)));
     }
     tags.push(("Termination", record.reason.clone()));
     tags.push(("PlyCount", line.plies().to_string()));
@@ -67,6 +67,16 @@ fn variant_name(game: &ChessGame) -> Option<String> {
         Variant::Squirm => "Squirm Chess",
     };
     Some(if game.berolina { format!("{name} (Berolina pawns)") } else { name.to_string() })
+}
+
+/// The FEN in six fields where its seventh (squirm chess's squirmable square) is empty: the form chess
+/// readers know, for the same position (a FEN without the seventh field reads as `-`).
+fn six_fields(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    match fields.as_slice() {
+        [six @ .., "-"] if six.len() == 6 => six.join(" "),
+        _ => fen.to_string(),
+    }
 }
 
 fn escape(value: &str) -> String {
@@ -125,7 +135,12 @@ mod tests {
         )
         .unwrap();
         assert!(pgn.contains("[Variant \"Squirm Chess (Berolina pawns)\"]"), "{pgn}");
-        assert!(pgn.contains("[SetUp \"1\"]\n[FEN \""), "{pgn}");
+        assert!(
+            pgn.contains("[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]"),
+            "{pgn}"
+        );
+        // A squirmable square is kept: the seventh field goes only when it is empty.
+        assert_eq!(six_fields("4k3/8/8/8/8/8/8/4K2N b - - 0 1 h1"), "4k3/8/8/8/8/8/8/4K2N b - - 0 1 h1");
         assert!(pgn.ends_with("\n\n*\n\n"), "an unfinished game: {pgn}");
     }
 

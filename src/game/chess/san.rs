@@ -53,6 +53,28 @@ pub fn parse_san(game: &ChessGame, pos: &Position, text: &str) -> Result<ChessMo
     }
 }
 
+/// Whether `text` has the shape of a SAN move, legal or not: castling, or a piece letter, hints of
+/// the origin and a destination square, with a promotion. Such a text that names no legal move is an
+/// illegal move, not an unreadable one.
+pub fn has_san_shape(text: &str) -> bool {
+    let text = loose(text);
+    if text == "O-O" || text == "O-O-O" {
+        return true;
+    }
+    let body = text.strip_prefix(['K', 'Q', 'R', 'B', 'N']).unwrap_or(&text);
+    let body = match body.strip_suffix(['Q', 'R', 'B', 'N']) {
+        Some(rest) if rest.ends_with(['1', '8']) => rest,
+        _ => body,
+    };
+    let (file, rank) = (|c: char| ('a'..='h').contains(&c), |c: char| ('1'..='8').contains(&c));
+    let chars: Vec<char> = body.chars().collect();
+    let n = chars.len();
+    (2..=4).contains(&n)
+        && file(chars[n - 2])
+        && rank(chars[n - 1])
+        && chars[..n - 2].iter().all(|&c| file(c) || rank(c))
+}
+
 /// SAN without what writers differ on: check and mate marks, annotations (`!`, `?`), `x`, `=` and
 /// `e.p.`; castling with zeros as with letters.
 fn loose(text: &str) -> String {
@@ -142,7 +164,18 @@ fn normal_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+
     use crate::game::testkit::chess_game as chess;
+
+    #[test]
+    fn a_san_shape_is_told_from_text_that_is_no_move() {
+        for san in ["e4", "Nf3", "exd5", "O-O", "0-0-0", "e8=Q", "e8Q", "Nbd2", "R1e2", "Qh4xe1+", "Ng1f3#"] {
+            assert!(has_san_shape(san), "{san}");
+        }
+        for other in ["c3-c4", "hello", "e9", "Zf3", "r:b8b7", "", "Nf", "abcd5"] {
+            assert!(!has_san_shape(other), "{other}");
+        }
+    }
 
     fn san_line(spec: &str, fen: Option<&str>, coordinate: &[&str]) -> Vec<String> {
         let game = chess(spec);

@@ -94,6 +94,8 @@ impl Score {
 /// What one finished iteration found.
 #[derive(Clone, Debug)]
 pub struct Iteration<M> {
+    /// Which of the best lines this is (1: the best; more with [`AlphaBeta::set_lines`]).
+    pub line: u32,
     pub depth: u32,
     pub seldepth: u32,
     pub score: i32,
@@ -137,6 +139,10 @@ pub struct AlphaBeta<G: Tactics, E: Evaluation<G>> {
     root_plies: u32,
     /// The root moves searched (UCI's `go searchmoves`); empty: every legal move.
     root_moves: Vec<G::Move>,
+    /// How many best lines each iteration finds (UCI's `MultiPV`), and the root moves of the lines
+    /// already found in this iteration, left out of the search for the next.
+    lines: usize,
+    root_excluded: Vec<G::Move>,
     nodes: u64,
     seldepth: usize,
     started: Instant,
@@ -164,6 +170,8 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
             keys: Vec::new(),
             root_plies: 0,
             root_moves: Vec::new(),
+            lines: 1,
+            root_excluded: Vec::new(),
             nodes: 0,
             seldepth: 0,
             started: Instant::now(),
@@ -185,6 +193,12 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         self.root_moves = moves.to_vec();
     }
 
+    /// Finds the `lines` best root moves from now on (UCI's `MultiPV`), each with its own line; the
+    /// first is the move played. At least 1.
+    pub fn set_lines(&mut self, lines: usize) {
+        self.lines = lines.max(1);
+    }
+
     /// Uses `flag` as the stop flag from now on.
     pub fn set_stop_flag(&mut self, flag: Arc<AtomicBool>) {
         self.stop = flag;
@@ -201,7 +215,10 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
     }
 
     /// Searches the position `line` has reached; `None` when the game is over. `report` sees each
-    /// finished iteration.
+    /// finished iteration, one report per line found (the best first).
+    ///
+    /// With more than one line, each iteration searches the root again for each further line with the
+    /// moves of the lines before it left out (Stockfish's MultiPV), each in its own aspiration window.
     pub fn search(
         &mut self,
         line: &Playthrough<G>,
@@ -217,33 +234,55 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         if !legal.iter().any(|m| self.root_moves.contains(m)) {
             self.root_moves.clear();
         }
-        let first = *legal.iter().find(|m| self.root_moves.is_empty() || self.root_moves.contains(m))?;
+        let searchable = legal.iter().filter(|m| self.root_moves.is_empty() || self.root_moves.contains(m));
+        let first = *searchable.clone().next()?;
+        let lines = self.lines.min(searchable.count());
         let mut best = Found { best: first, score: 0, depth: 0, nodes: 0, elapsed: Duration::ZERO };
         let max_depth = self.limits.depth.unwrap_or(MAX_PLY as u32 - 1).min(MAX_PLY as u32 - 1);
-        let mut previous = 0;
+        let mut previous = vec![0; lines];
         for depth in 1..=max_depth {
-            let score = self.aspiration(&root, depth as i32, previous);
+            self.root_excluded.clear();
+            let mut found = Vec::with_capacity(lines);
+            for (index, previous) in previous.iter_mut().enumerate() {
+                let score = self.aspiration(&root, depth as i32, *previous);
+                if self.aborted {
+                    break;
+                }
+                *previous = score;
+                let pv = self.pv[0].clone();
+                let Some(&head) = pv.first() else { break };
+                if index == 0 {
+                    best = Found {
+                        best: head,
+                        score,
+                        depth,
+                        nodes: self.nodes,
+                        elapsed: self.started.elapsed(),
+                    };
+                }
+                self.root_excluded.push(head);
+                found.push((score, pv));
+            }
+            self.root_excluded.clear();
+            for (index, (score, pv)) in found.iter().enumerate() {
+                report(&Iteration {
+                    line: index as u32 + 1,
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: *score,
+                    nodes: self.nodes,
+                    elapsed: self.started.elapsed(),
+                    hashfull: self.table.hashfull(),
+                    pv: pv.clone(),
+                });
+            }
             if self.aborted {
                 break;
             }
-            previous = score;
-            let pv = self.pv[0].clone();
-            if let Some(&first) = pv.first() {
-                best =
-                    Found { best: first, score, depth, nodes: self.nodes, elapsed: self.started.elapsed() };
-            }
-            report(&Iteration {
-                depth,
-                seldepth: self.seldepth as u32,
-                score,
-                nodes: self.nodes,
-                elapsed: self.started.elapsed(),
-                hashfull: self.table.hashfull(),
-                pv,
-            });
-            // A mate found needs no deeper search; an iteration that cannot finish before the soft
-            // deadline is not started (each takes about twice the last).
-            if score.abs() > MATE_BOUND && depth as i32 > MATE - score.abs() + 1 {
+            // Once every line is a mate found, no deeper search changes it; an iteration that cannot
+            // finish before the soft deadline is not started (each takes about twice the last).
+            let mated = |score: i32| score.abs() > MATE_BOUND && depth as i32 > MATE - score.abs() + 1;
+            if found.iter().all(|(score, _)| mated(*score)) {
                 break;
             }
             if self.limits.soft.is_some_and(|soft| self.started.elapsed() * 2 > soft) {
@@ -440,13 +479,24 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
     fn generate(&mut self, state: &G::State, ply: usize) {
         self.game.legal_moves(state, &mut self.buffer);
         let start = self.moves.len();
-        if ply == 0 && !self.root_moves.is_empty() {
-            let allowed = &self.root_moves;
-            self.moves.extend(self.buffer.iter().filter(|m| allowed.contains(m)));
+        if ply == 0 && self.root_restricted() {
+            let (allowed, excluded) = (&self.root_moves, &self.root_excluded);
+            self.moves.extend(
+                self.buffer
+                    .iter()
+                    .filter(|m| allowed.is_empty() || allowed.contains(m))
+                    .filter(|m| !excluded.contains(m)),
+            );
         } else {
             self.moves.extend_from_slice(&self.buffer);
         }
         self.ranges[ply] = start..self.moves.len();
+    }
+
+    /// Whether the root searches only some of its moves (`searchmoves`, or a further line of MultiPV):
+    /// its score is then not the position's, and is not kept in the table.
+    fn root_restricted(&self) -> bool {
+        !self.root_moves.is_empty() || !self.root_excluded.is_empty()
     }
 
     /// Gives ply `ply`'s moves back to the move stack.
@@ -566,7 +616,9 @@ impl<G: Tactics, E: Evaluation<G>> AlphaBeta<G, E> {
         } else {
             Bound::Upper
         };
-        self.table.store(key, best_move, to_table(best_score, ply), depth as i16, bound);
+        if ply > 0 || !self.root_restricted() {
+            self.table.store(key, best_move, to_table(best_score, ply), depth as i16, bound);
+        }
         best_score
     }
 
