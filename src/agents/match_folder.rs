@@ -256,8 +256,8 @@ mod tests {
 
     #[test]
     fn a_folder_resumes_its_own_match_drops_a_torn_line_and_refuses_another() {
-        let dir = std::env::temp_dir().join(format!("match-folder-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("match-folder");
         let folder = MatchFolder::open(&dir, &identity(1)).unwrap();
         assert!(folder.kept.is_empty());
         for game in [2, 0, 1] {
@@ -283,6 +283,5 @@ mod tests {
         std::fs::write(dir.join(GAMES), text).unwrap();
         let damaged = MatchFolder::open(&dir, &identity(1)).err().unwrap();
         assert!(!damaged.is_usage() && damaged.to_string().contains("line 1"), "{damaged}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -630,7 +630,8 @@ mod tests {
 
     #[test]
     fn games_are_labelled_by_cell_or_agents_and_other_rules_are_skipped() {
-        let dir = std::env::temp_dir().join(format!("rebel-zero-solve-games-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("solve-games");
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("games.jsonl");
         let lines = [
@@ -657,6 +658,5 @@ mod tests {
             let err = format!("{:#}", read_games(&game, &file).err().unwrap());
             assert!(err.contains(needle) && err.contains("games.jsonl"), "{err}");
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -83,10 +83,10 @@ mod tests {
 
     #[test]
     fn an_npy_file_has_numpys_header_and_the_values_in_order() {
-        let path = std::env::temp_dir().join(format!("rebel-zero-npy-{}.npy", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let path = temp.path().join("array.npy");
         write_npy(&path, &[2, 3], Elements::F32(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0])).unwrap();
         let bytes = std::fs::read(&path).unwrap();
-        std::fs::remove_file(&path).unwrap();
         assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
         let header_len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
         assert_eq!((10 + header_len) % 64, 0, "the data starts on a 64-byte boundary");

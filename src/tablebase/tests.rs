@@ -28,7 +28,8 @@ fn small_levels_agree_with_the_move_generator_everywhere() {
 #[test]
 fn a_saved_table_reads_back_and_bad_files_are_named() {
     let tb = six_rebels();
-    let dir = std::env::temp_dir().join(format!("rebel-zero-tb-{}", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("tb");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("six.rztb");
     tb.save(&path).unwrap();
@@ -73,7 +74,6 @@ fn a_saved_table_reads_back_and_bad_files_are_named() {
     }
     let missing = Tablebase::load(tb.game(), &dir.join("none.rztb")).err().unwrap();
     assert!(!missing.is_damaged() && missing.to_string().contains("none.rztb"), "{missing}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

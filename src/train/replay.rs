@@ -302,7 +302,8 @@ mod tests {
             let positions = encode_saved(&game, &s).unwrap();
             buffer.push(s, positions);
         }
-        let dir = std::env::temp_dir().join(format!("rebel-zero-replay-{}", std::process::id()));
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("replay");
         std::fs::create_dir_all(&dir).unwrap();
         let gz = dir.join("replay.jsonl.gz");
         std::fs::write(&gz, buffer.to_jsonl_gz()).unwrap();
@@ -319,6 +320,5 @@ mod tests {
         std::fs::write(&plain, format!("{text}{{\"spec\": 0, \"moves\": [\"c3-c5\"]}}\n")).unwrap();
         let err = ReplayBuffer::new(10).load_jsonl(&plain, std::slice::from_ref(&game)).unwrap_err();
         assert!(err.contains("replay.jsonl line 3"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

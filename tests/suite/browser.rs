@@ -130,6 +130,34 @@ fn screenshot_dir() -> PathBuf {
     dir
 }
 
+/// Saves a screenshot as `name`.png once the page says its board is drawn (`body[data-drawn]`), so
+/// that no picture catches "Loading…" or an empty board.
+async fn screenshot(client: &Client, name: &str) {
+    let drawn = "body[data-drawn]:not([data-drawn='none'])";
+    client.wait().at_most(Duration::from_secs(30)).for_element(Locator::Css(drawn)).await.unwrap();
+    let png = client.screenshot().await.unwrap();
+    std::fs::write(screenshot_dir().join(format!("{name}.png")), &png).unwrap();
+}
+
+/// The bounding box of the first element `css` matches: left, top, right, bottom, in CSS pixels.
+async fn bounds(client: &Client, css: &str) -> [f64; 4] {
+    let script = format!(
+        "const r = document.querySelector(\"{css}\").getBoundingClientRect(); \
+         return [r.left, r.top, r.right, r.bottom];"
+    );
+    let found = client.execute(&script, vec![]).await.unwrap();
+    let numbers: Vec<f64> = found.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    numbers.try_into().unwrap()
+}
+
+/// Whether the element `css` is wholly in the window, without scrolling.
+async fn in_view(client: &Client, css: &str) -> bool {
+    let [left, top, right, bottom] = bounds(client, css).await;
+    let size = client.execute("return [window.innerWidth, window.innerHeight];", vec![]).await.unwrap();
+    let (width, height) = (size[0].as_f64().unwrap(), size[1].as_f64().unwrap());
+    left >= 0.0 && top >= 0.0 && right <= width && bottom <= height && bottom > top
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap()
 }
@@ -178,9 +206,11 @@ fn a_game_of_each_board_kind_is_played_by_clicks_and_undone() {
             let written = if spec == "chess" { to.to_string() } else { format!("{from}-{to}") };
             assert!(first.starts_with(&written) || first == written, "{spec}: {first}");
             assert_eq!(count(&client, ".last").await, 2, "{spec}: the reply is marked");
-            let png = client.screenshot().await.unwrap();
-            let name = if spec.starts_with("file:") { "rules-file" } else { spec.split(':').next().unwrap() };
-            std::fs::write(screenshot_dir().join(format!("{name}.png")), &png).unwrap();
+            // Chess has its own pictures, at the README's window sizes (below).
+            if spec != "chess" {
+                let name = if spec.starts_with("file:") { "rules-file" } else { spec };
+                screenshot(&client, name).await;
+            }
             click(&client, "#undo").await;
             wait_count(&client, "#moves li", 0).await;
         }
@@ -234,8 +264,7 @@ fn a_recorded_game_is_stepped_through_and_analysed() {
         click(&client, "#analyse").await;
         client.wait().at_most(Duration::from_secs(60)).for_element(Locator::Css("#top-moves")).await.unwrap();
         assert!(count(&client, "#top-moves tr").await >= 2, "the search's top moves are listed");
-        let png = client.screenshot().await.unwrap();
-        std::fs::write(screenshot_dir().join("replay.png"), &png).unwrap();
+        screenshot(&client, "replay").await;
         client.close().await.unwrap();
     });
 }
@@ -274,7 +303,7 @@ fn a_narrow_window_shows_the_whole_board_and_a_closed_game_says_why() {
         click(&client, ".hit[data-label='c3']").await;
         click(&client, ".hit[data-label='c4']").await;
         wait_count(&client, "#moves li", 2).await;
-        std::fs::write(screenshot_dir().join("narrow.png"), client.screenshot().await.unwrap()).unwrap();
+        screenshot(&client, "narrow").await;
         // Newer games (another tab, say): with the server full the page warns, and once its game is
         // the least recently used of 32 newer ones it is closed.
         let open_game = || {
@@ -309,16 +338,6 @@ fn the_board_follows_the_tab_and_the_ruleset() {
         client.set_window_size(1200, 760).await.unwrap();
         client.goto(&format!("http://{}/", server.address)).await.unwrap();
         client.wait().for_element(Locator::Css("body[data-ready]")).await.unwrap();
-        let in_view = |css: &'static str| {
-            let client = client.clone();
-            async move {
-                let script = format!(
-                    "const r = document.querySelector('{css}').getBoundingClientRect(); \
-                     return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;"
-                );
-                client.execute(&script, vec![]).await.unwrap().as_bool().unwrap()
-            }
-        };
         let agent = client.find(Locator::Css("#agent")).await.unwrap();
         agent.send_keys("random").await.unwrap();
         click(&client, "#new-game").await;
@@ -326,7 +345,7 @@ fn the_board_follows_the_tab_and_the_ruleset() {
         assert_eq!(wait_text(&client, "#counts", |s| !s.is_empty()).await, "general 1 · rebels 16");
         let legend = wait_text(&client, "#legend", |s| !s.is_empty()).await;
         assert!(legend.contains("privy") && legend.contains("only the General"), "{legend}");
-        assert!(in_view("#analyse").await, "the analysis button is below the fold");
+        assert!(in_view(&client, "#analyse").await, "the analysis button is below the fold");
         // Another ruleset: its start replaces the game's board, and nothing of the game is playable.
         client.find(Locator::Css("#ruleset")).await.unwrap().select_by_value("chess").await.unwrap();
         wait_text(&client, "#status", |s| s.starts_with("Press New game to play chess")).await;
@@ -337,13 +356,117 @@ fn the_board_follows_the_tab_and_the_ruleset() {
         click(&client, "#tab-replay").await;
         wait_text(&client, "#status", |s| s == "Choose a recorded game.").await;
         assert_eq!(count(&client, "#board .piece").await, 0);
-        assert!(in_view("#next").await, "the replay controls are below the fold");
+        assert!(in_view(&client, "#next").await, "the replay controls are below the fold");
         wait_count(&client, "#records li:first-child", 1).await;
         click(&client, "#records li").await;
         wait_text(&client, "#ply", |s| s.starts_with("Move 0 of")).await;
         assert!(count(&client, "#board .piece").await > 0);
         click(&client, "#next").await;
         wait_text(&client, "#ply", |s| s.starts_with("Move 1 of")).await;
+        client.close().await.unwrap();
+    });
+}
+
+/// Chess is drawn as chess, in a wide window and a narrow one: 32 pieces drawn as shapes (no
+/// lettered discs, no font needed), the board and the panel centred as a pair, and the game's
+/// controls in view without scrolling. The pictures are the README's.
+#[test]
+fn the_chess_board_shows_its_pieces_and_controls_wide_and_narrow() {
+    let driver = start_driver();
+    let server = serve("browser-chess", &["--think-seconds", "2"]);
+    let profile = scratch("chess");
+    runtime().block_on(async {
+        let client = browser(&driver, &profile).await;
+        for (width, height, name) in [(1280, 800, "chess"), (400, 800, "chess-narrow")] {
+            client.set_window_size(width, height).await.unwrap();
+            client.goto(&format!("http://{}/", server.address)).await.unwrap();
+            client.wait().for_element(Locator::Css("body[data-ready]")).await.unwrap();
+            client.find(Locator::Css("#ruleset")).await.unwrap().select_by_value("chess").await.unwrap();
+            wait_text(&client, "#status", |s| s.starts_with("Press New game to play chess")).await;
+            let agent = client.find(Locator::Css("#agent")).await.unwrap();
+            agent.clear().await.unwrap();
+            agent.send_keys("random").await.unwrap();
+            click(&client, "#new-game").await;
+            wait_text(&client, "#status", |s| s.starts_with("Your move")).await;
+            // What a visitor sees on arrival: the page at its top.
+            client.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+            assert_eq!(count(&client, "#board .piece.chess").await, 32, "{name}: pieces drawn as shapes");
+            assert_eq!(count(&client, "#board .piece text").await, 0, "{name}: a piece drawn as a letter");
+            let kings = count(&client, "#board .piece[data-piece='K'] path").await;
+            assert_eq!(kings, 2 * 4, "{name}: each king is drawn from its four parts");
+            for control in ["#board", "#status", "#new-game", "#undo", "#resign"] {
+                assert!(in_view(&client, control).await, "{name}: {control} is out of view");
+            }
+            // Centred: as much room left of the board as right of the panel (or of the board, when
+            // the panel wraps below it), within the page's width (the window's less a scrollbar).
+            let page = client.execute("return document.documentElement.clientWidth;", vec![]).await.unwrap();
+            let window = page.as_f64().unwrap();
+            let [board_left, _, board_right, _] = bounds(&client, "#board-area").await;
+            let [_, panel_top, panel_right, _] = bounds(&client, "#panel").await;
+            let [_, _, _, board_bottom] = bounds(&client, "#board-area").await;
+            let right = if panel_top >= board_bottom { board_right } else { panel_right };
+            assert!(
+                (board_left - (window - right)).abs() <= 2.0,
+                "{name}: off centre: {board_left} px left, {} px right",
+                window - right
+            );
+            screenshot(&client, name).await;
+        }
+        client.close().await.unwrap();
+    });
+}
+
+/// On every board of points, no cell label meets another, in a wide window and a narrow one.
+#[test]
+fn no_two_point_labels_overlap_on_any_board() {
+    let driver = start_driver();
+    let server = serve("browser-labels", &["--think-seconds", "2"]);
+    let profile = scratch("labels");
+    let overlaps = "const boxes = [...document.querySelectorAll('#board .cell-label')] \
+                        .map((e) => e.getBoundingClientRect()); \
+                    const found = []; \
+                    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => { \
+                        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) \
+                            found.push(`${a.left},${a.top} and ${b.left},${b.top}`); })); \
+                    return [boxes.length, found];";
+    runtime().block_on(async {
+        let client = browser(&driver, &profile).await;
+        let mut boards = 0;
+        for (width, height) in [(1280, 800), (400, 800)] {
+            client.set_window_size(width, height).await.unwrap();
+            client.goto(&format!("http://{}/", server.address)).await.unwrap();
+            client.wait().for_element(Locator::Css("body[data-ready]")).await.unwrap();
+            let rulesets = client.find_all(Locator::Css("#ruleset option")).await.unwrap();
+            let mut names = Vec::new();
+            for option in rulesets {
+                names.push(option.attr("value").await.unwrap().unwrap());
+            }
+            for name in names {
+                client.find(Locator::Css("#ruleset")).await.unwrap().select_by_value(&name).await.unwrap();
+                let drawn = format!("body[data-drawn='{name} 0']");
+                client
+                    .wait()
+                    .at_most(Duration::from_secs(30))
+                    .for_element(Locator::Css(&drawn))
+                    .await
+                    .unwrap();
+                let kind =
+                    client.find(Locator::Css("#board")).await.unwrap().attr("data-kind").await.unwrap();
+                if kind.as_deref() != Some("points") {
+                    continue;
+                }
+                let found = client.execute(overlaps, vec![]).await.unwrap();
+                let labels = found[0].as_u64().unwrap();
+                assert!(labels >= 20, "{name} at {width} px: only {labels} labels");
+                assert_eq!(
+                    found[1].as_array().unwrap().len(),
+                    0,
+                    "{name} at {width} px: labels meet: {found}"
+                );
+                boards += 1;
+            }
+        }
+        assert!(boards >= 6, "only {boards} boards of points were looked at");
         client.close().await.unwrap();
     });
 }

@@ -89,7 +89,8 @@ fn rules_lists_the_shipped_files_from_any_folder() {
 
 #[test]
 fn rules_lists_the_files_of_a_folder_and_names_a_broken_one() {
-    let dir = std::env::temp_dir().join(format!("rebel-zero-rules-listing-{}", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("rules-listing");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy("configs/rules/juroku-musashi-closed.toml", dir.join("closed.toml")).unwrap();
     std::fs::write(dir.join("broken.toml"), "name = \"broken\"\n[board]\n").unwrap();
@@ -120,7 +121,6 @@ fn rules_lists_the_files_of_a_folder_and_names_a_broken_one() {
     let missing = run(&["rules", "--dir", dir.join("absent").to_str().unwrap()]);
     assert!(!missing.status.success());
     assert!(stderr(&missing).contains("cannot list the rules files"), "{}", stderr(&missing));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -489,8 +489,8 @@ fn a_killed_match_resumes_and_its_sprt_decides_as_one_run_does() {
 /// what it cannot use is named with exit code 2.
 #[test]
 fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
-    let dir = std::env::temp_dir().join(format!("rebel-zero-quantize-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("quantize");
     let generation = dir.join("gen-000116");
     std::fs::create_dir_all(&generation).unwrap();
     let shipped =
@@ -570,7 +570,6 @@ fn quantize_writes_the_scales_and_measures_them_on_recorded_games() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
         assert!(stderr(&output).contains(needle), "{args:?}: {}", stderr(&output));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `quantize --export`'s folder for the sixteen-rebels network (b4c32, 12 planes on 5 × 7, 580
@@ -614,7 +613,8 @@ fn assert_exported(export: &std::path::Path, positions: usize) {
 /// An error is printed once, not once per layer that passed it on.
 #[test]
 fn a_missing_or_damaged_games_file_is_named_once() {
-    let damaged = std::env::temp_dir().join(format!("rebel-zero-damaged-{}.jsonl.gz", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let damaged = temp.path().join("damaged.jsonl.gz");
     std::fs::write(&damaged, [0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0x03]).unwrap();
     for path in ["no/such/games.jsonl", damaged.to_str().unwrap()] {
         for args in
@@ -626,5 +626,4 @@ fn a_missing_or_damaged_games_file_is_named_once() {
             assert!(!output.status.success(), "{args:?}");
         }
     }
-    let _ = std::fs::remove_file(&damaged);
 }

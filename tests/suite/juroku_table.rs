@@ -18,10 +18,11 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rebel-zero-juroku-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh folder path `name` in a temporary folder removed when the first is dropped.
+fn temp_dir(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join(name);
+    (temp, dir)
 }
 
 /// The files of a table's folder but its build lock.
@@ -40,7 +41,7 @@ const EIGHT: &str = "G:c3;R:a1,a2,a3,a4,a5,b1,b5,c1;r";
 
 #[test]
 fn a_build_killed_within_a_level_resumes_from_the_last_level_written() {
-    let dir = temp_dir("resume");
+    let (_temp, dir) = temp_dir("resume");
     let table = dir.to_str().unwrap();
     let mut child = binary()
         .args(["solve", "juroku-musashi", "--up-to", "8", "--table", table])
@@ -72,14 +73,13 @@ fn a_build_killed_within_a_level_resumes_from_the_last_level_written() {
     assert!(out.contains("value: a "), "{out}");
     // The half-written level is gone; every level is a whole file.
     assert_eq!(levels_in(&dir), (1..=8).map(|n| format!("level-{n:02}.rztl")).collect::<Vec<_>>());
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A question (`--position`) never starts a build by surprise: the levels present answer it, or the
 /// error names the levels it needs and what building them would take.
 #[test]
 fn a_question_is_answered_from_the_levels_present_or_names_what_it_needs() {
-    let dir = temp_dir("question");
+    let (_temp, dir) = temp_dir("question");
     let table = dir.to_str().unwrap();
     let spec = "juroku-musashi:triangle=closed";
     let built = run(&["solve", spec, "--up-to", "5", "--table", table]);
@@ -113,12 +113,11 @@ fn a_question_is_answered_from_the_levels_present_or_names_what_it_needs() {
     let beyond = run(&["solve", spec, "--table", table, "--up-to", "5", "--position", EIGHT]);
     assert_eq!(beyond.status.code(), Some(2));
     assert!(text(&beyond.stderr).contains("more than --up-to 5"), "{}", text(&beyond.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_small_table_verifies_and_damaged_or_missing_levels_are_named() {
-    let dir = temp_dir("verify");
+    let (_temp, dir) = temp_dir("verify");
     let table = dir.to_str().unwrap();
     let output = run(&[
         "solve",
@@ -202,7 +201,6 @@ fn a_small_table_verifies_and_damaged_or_missing_levels_are_named() {
         "{}",
         text(&partial.stderr)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -214,7 +212,7 @@ fn up_to_is_only_for_tables_built_by_level() {
 
 #[test]
 fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
-    let dir = temp_dir("busy");
+    let (_temp, dir) = temp_dir("busy");
     std::fs::create_dir_all(&dir).unwrap();
     let table = dir.to_str().unwrap();
     // This process stands in for a running build: it holds the folder's lock.
@@ -230,5 +228,4 @@ fn a_second_build_in_the_same_folder_is_refused_while_the_first_runs() {
     drop(lock);
     let output = run(&["solve", "juroku-musashi", "--up-to", "2", "--table", table]);
     assert!(output.status.success(), "{}", text(&output.stderr));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -231,7 +231,8 @@ fn rebel_zero(args: &[&str], stdin: &str) -> (i32, String, String) {
 
 #[test]
 fn matches_are_reproducible_whatever_the_thread_count_and_replay() {
-    let dir = std::env::temp_dir().join(format!("rebel-zero-match-{}", std::process::id()));
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path().join("match");
     let run = |threads: &str, out: &str| {
         let out = dir.join(out);
         let args = [
@@ -276,7 +277,6 @@ fn matches_are_reproducible_whatever_the_thread_count_and_replay() {
     let (code, _, stderr) = rebel_zero(&["replay", dir.join("bad.jsonl").to_str().unwrap()], "");
     assert_eq!(code, 1, "a damaged games file is a runtime failure");
     assert!(stderr.contains("line 1: not a game record"), "{stderr}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -627,7 +627,9 @@ mod tests {
     use super::*;
 
     fn load_text(name: &str, text: &str) -> Result<&'static Described, SpecError> {
-        let dir = std::env::temp_dir().join(format!("rebel-zero-described-{}", std::process::id()));
+        // One folder for the whole run (a file loads once per path, which a test checks), inside the
+        // build's own output folder rather than left behind in /tmp.
+        let dir = std::path::Path::new(env!("OUT_DIR")).join("described-tests");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();

@@ -49,6 +49,8 @@ function drawBoard(view) {
   svg.replaceChildren();
   $("counts").textContent = view ? countsText(view) : "";
   $("legend").textContent = view ? view.board.legend : "";
+  // What is drawn, for a test or a screenshot to wait on: the spec and the plies, or "none".
+  document.body.dataset.drawn = view ? `${view.spec} ${(view.moves_from || 0) + view.moves.length}` : "none";
   if (!view) { delete svg.dataset.kind; return; }
   const board = view.board;
   const xs = board.cells.map((c) => c.x), ys = board.cells.map((c) => c.y);
@@ -79,9 +81,13 @@ function drawBoard(view) {
       const [p, q] = [board.cells[a], board.cells[b]];
       el("line", { x1: px(p), y1: py(p), x2: px(q), y2: py(q), class: "link" }, svg);
     });
+    // Each label below and right of its point, sized to the closest two points so that no two
+    // labels meet however dense the board.
+    const gap = closestGap(board.cells.map((c) => [px(c), py(c)]));
+    const size = Math.min(11, gap * 0.3);
     board.cells.forEach((c) => {
-      el("circle", { cx: px(c), cy: py(c), r: 4, class: "point" }, svg);
-      el("text", { x: px(c) + 7, y: py(c) + 16, class: "cell-label" }, svg).textContent = c.label;
+      el("circle", { cx: px(c), cy: py(c), r: Math.min(4, gap * 0.12), class: "point" }, svg);
+      el("text", { x: px(c) + gap * 0.1, y: py(c) + size * 1.3, class: "cell-label", style: `font-size: ${size}px` }, svg).textContent = c.label;
     });
   }
 
@@ -95,9 +101,19 @@ function drawBoard(view) {
   const radius = unit * (squares ? 0.38 : 0.3);
   for (const piece of view.pieces) {
     const c = board.cells[piece.cell];
-    const g = el("g", { class: `piece side-${piece.side}${chess ? " chess" : ""}`, "data-cell": piece.cell }, svg);
-    el("circle", { cx: px(c), cy: py(c), r: radius }, g);
-    el("text", { x: px(c), y: py(c) }, g).textContent = piece.letter;
+    const g = el("g", { class: `piece side-${piece.side}`, "data-cell": piece.cell, "data-piece": piece.letter }, svg);
+    const shape = chess && CHESS_PIECES[piece.letter];
+    if (shape) {
+      // The 100 × 100 drawing scaled to 90% of a square, centred on it.
+      const size = unit * 0.9;
+      g.classList.add("chess");
+      g.setAttribute("transform", `translate(${px(c) - size / 2} ${py(c) - size / 2}) scale(${size / 100})`);
+      for (const [name, attrs] of shape) el(name, attrs, g);
+      el("title", {}, g).textContent = `${view.sides[piece.side]} ${CHESS_NAMES[piece.letter]}`;
+    } else {
+      el("circle", { cx: px(c), cy: py(c), r: radius }, g);
+      el("text", { x: px(c), y: py(c) }, g).textContent = piece.letter;
+    }
   }
   const playable = playableMoves();
   if (state.selected !== null) {
@@ -118,6 +134,44 @@ function drawBoard(view) {
     hit.addEventListener("click", () => clickCell(i));
   });
 }
+
+/// The shortest distance between two of `points` ([x, y] pairs; a board has a few dozen).
+function closestGap(points) {
+  let best = Infinity;
+  points.forEach(([x, y], i) => {
+    for (const [u, v] of points.slice(i + 1)) best = Math.min(best, Math.hypot(x - u, y - v));
+  });
+  return Number.isFinite(best) ? best : 40;
+}
+
+/// Chess pieces drawn as shapes on a 100 × 100 box, so that they need no font: each part an SVG
+/// element with its attributes; a "detail" part (the bishop's slit, the knight's eye) is drawn in the
+/// other side's colour.
+const CHESS_PIECES = {
+  P: [["circle", { cx: 50, cy: 30, r: 11 }],
+    ["path", { d: "M37 82 C37 64 43 58 44 47 L56 47 C57 58 63 64 63 82 Z" }],
+    ["ellipse", { cx: 50, cy: 46, rx: 12, ry: 4 }],
+    ["rect", { x: 27, y: 80, width: 46, height: 9, rx: 2 }]],
+  N: [["path", { d: "M30 88 H72 C72 62 70 42 60 29 L62 15 L53 22 L46 16 L44 22 C34 28 27 40 22 51 C19 57 24 63 30 59 L38 50 C42 52 47 50 50 47 C46 60 33 67 30 80 Z" }],
+    ["circle", { cx: 44, cy: 32, r: 2.8, class: "detail-dot" }]],
+  B: [["circle", { cx: 50, cy: 15, r: 5 }],
+    ["path", { d: "M50 20 C34 32 33 54 40 64 H60 C67 54 66 32 50 20 Z" }],
+    ["path", { d: "M56 32 L45 46", class: "detail" }],
+    ["path", { d: "M36 64 H64 L66 73 H34 Z" }],
+    ["path", { d: "M24 89 C34 80 43 81 50 76 C57 81 66 80 76 89 Z" }]],
+  R: [["path", { d: "M27 20 H36 V28 H45 V20 H55 V28 H64 V20 H73 V38 H27 Z" }],
+    ["path", { d: "M33 38 H67 L69 78 H31 Z" }],
+    ["rect", { x: 25, y: 78, width: 50, height: 11, rx: 2 }]],
+  Q: [["path", { d: "M27 74 L17 33 L34 55 L38 23 L50 52 L62 23 L66 55 L83 33 L73 74 Z" }],
+    ["circle", { cx: 17, cy: 33, r: 5 }], ["circle", { cx: 38, cy: 23, r: 5 }],
+    ["circle", { cx: 62, cy: 23, r: 5 }], ["circle", { cx: 83, cy: 33, r: 5 }],
+    ["path", { d: "M27 74 H73 L76 88 H24 Z" }]],
+  K: [["path", { d: "M47 9 H53 V16 H60 V22 H53 V31 H47 V22 H40 V16 H47 Z" }],
+    ["path", { d: "M50 58 C43 48 43 38 50 33 C57 38 57 48 50 58 Z" }],
+    ["path", { d: "M27 74 C13 60 22 40 38 47 L50 58 L62 47 C78 40 87 60 73 74 Z" }],
+    ["path", { d: "M27 74 H73 L76 88 H24 Z" }]],
+};
+const CHESS_NAMES = { P: "pawn", N: "knight", B: "bishop", R: "rook", Q: "queen", K: "king" };
 
 /// "general 1 · rebels 14 (2 taken)": each side's pieces on the board, and those taken.
 function countsText(view) {
@@ -282,7 +336,7 @@ function showRuleset() {
     side.appendChild(opt);
   }
   $("agent").placeholder = r.agent;
-  preview();
+  return preview();
 }
 
 /// The chosen ruleset's start position, shown when the ruleset or its options change; an open game
@@ -291,8 +345,10 @@ async function preview() {
   state.selected = null;
   clearTimeout(state.poll);
   try {
-    const view = await api("POST", "/api/position", { spec: chosenSpec() });
-    if (state.mode !== "play") return;
+    const spec = chosenSpec();
+    const view = await api("POST", "/api/position", { spec });
+    // A later choice (or the Replay tab) has taken the board meanwhile.
+    if (state.mode !== "play" || spec !== chosenSpec()) return;
     state.view = view;
     showError("");
     drawBoard(view);
@@ -472,6 +528,8 @@ function setMode(mode) {
   $("tab-replay").classList.toggle("active", mode === "replay");
   $("play-panel").hidden = mode !== "play";
   $("replay-panel").hidden = mode !== "replay";
+  $("game-controls").hidden = mode !== "play";
+  $("replay-controls").hidden = mode !== "replay";
   $("thinking").hidden = true;
   $("chooser").hidden = true;
   $("analysis").replaceChildren();
@@ -517,8 +575,8 @@ async function start() {
       opt.textContent = r.label || r.name;
       select.appendChild(opt);
     }
-    showRuleset();
-    $("status").textContent = "Choose a ruleset and press New game.";
+    // Ready once the first ruleset's start is drawn: a screenshot taken then shows a board.
+    await showRuleset();
     document.body.dataset.ready = "true";
   } catch (e) { showError(e.message); }
 }

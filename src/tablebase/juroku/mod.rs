@@ -515,10 +515,11 @@ mod tests {
     use crate::tablebase::testing::hunt;
     use crate::tablebase::{Tablebase, Verdict};
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("rebel-zero-juroku-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+    /// A fresh folder path `name` in a temporary folder removed when the first is dropped.
+    fn temp_dir(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join(name);
+        (temp, dir)
     }
 
     #[test]
@@ -529,7 +530,7 @@ mod tests {
             ("juroku-musashi:capture=mandatory,general_wins_at=1", 4),
         ] {
             let game = hunt(spec);
-            let dir = temp_dir("small");
+            let (_temp, dir) = temp_dir("small");
             let tb = Tablebase::build_in_folder(&game, &dir, most, &mut Quiet::default()).unwrap();
             let checked = tb.verify(|_, _| {}).unwrap();
             let [general, rebels] = [GENERAL, REBELS].map(|side| tb.tally_for(side));
@@ -538,14 +539,13 @@ mod tests {
             assert!(rebels.wins > 0 && rebels.draws > 0, "{spec}: {rebels:?}");
             let spot = tb.spot_check(1000, 4, most, 7).unwrap();
             assert!(spot.decided_within_depth >= 10, "{spec}: {spot:?}");
-            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 
     #[test]
     fn mirror_images_have_one_value() {
         let game = hunt("juroku-musashi");
-        let dir = temp_dir("mirror");
+        let (_temp, dir) = temp_dir("mirror");
         let tb = Tablebase::build_in_folder(&game, &dir, 4, &mut Quiet::default()).unwrap();
         let index = FoldedIndex::new(game.board(), 31, 4);
         let mirror = game.board().mirror;
@@ -568,13 +568,12 @@ mod tests {
             }
         }
         assert!(decided >= 24, "{decided}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_damaged_level_is_refused_when_opened_even_with_its_time_put_back() {
         let game = hunt("juroku-musashi");
-        let dir = temp_dir("damaged");
+        let (_temp, dir) = temp_dir("damaged");
         Tablebase::build_in_folder(&game, &dir, 4, &mut Quiet::default()).unwrap();
         // The build noted each level it wrote (its checksums are of the bytes it wrote).
         let path = level_path(&dir, 4);
@@ -596,6 +595,5 @@ mod tests {
         assert!(err.contains("does not match its checksum"), "{err}");
         let rebuild = format!("rebel-zero solve juroku-musashi --table '{}' --up-to 4`", dir.display());
         assert!(err.contains(&rebuild), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
