@@ -4,11 +4,14 @@
 //! quick study. `--list-cells` and `--cell ID` split the run into units a scheduler can hand out: the
 //! report is then written by a plain run, which finds every cell done.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressStyle};
 
 use super::presets;
 use crate::lab::report::write_all;
@@ -67,17 +70,47 @@ pub struct BalanceArgs {
     reread: Option<PathBuf>,
 }
 
-struct Bar(ProgressBar);
+/// A study's progress: a bar on a terminal; elsewhere (a log file, `nohup`), a line for each step
+/// and one a minute with the games played, so that a long run's log says how far it has got.
+struct Bar {
+    bar: ProgressBar,
+    /// When the last line was written, where stderr is not a terminal.
+    log: Option<Mutex<Instant>>,
+}
+
+impl Bar {
+    fn new() -> Bar {
+        let bar = ProgressBar::new(0).with_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
+                .expect("a valid template"),
+        );
+        let log = (!std::io::stderr().is_terminal()).then(|| Mutex::new(Instant::now()));
+        Bar { bar, log }
+    }
+}
 
 impl Progress for Bar {
     fn begin(&self, games: u64) {
-        self.0.set_length(games);
+        self.bar.set_length(games);
+        if self.log.is_some() {
+            eprintln!("{games} games to play");
+        }
     }
     fn game_done(&self) {
-        self.0.inc(1);
+        self.bar.inc(1);
+        let Some(last) = &self.log else { return };
+        let mut last = last.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if last.elapsed() >= Duration::from_secs(60) {
+            *last = Instant::now();
+            let (done, total) = (self.bar.position(), self.bar.length().unwrap_or(0));
+            eprintln!("{done}/{total} games, {} elapsed", HumanDuration(self.bar.elapsed()));
+        }
     }
     fn note(&self, text: &str) {
-        self.0.set_message(text.to_string());
+        self.bar.set_message(text.to_string());
+        if self.log.is_some() {
+            eprintln!("{text}");
+        }
     }
 }
 
@@ -128,21 +161,18 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         command += &format!(" --out {}", dir.display());
     }
     let options = RunOptions { threads, command, file };
-    let bar = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games  {elapsed} (eta {eta})  {msg}")
-            .expect("a valid template"),
-    );
+    let progress = Bar::new();
     if let Some(id) = &args.cell {
-        let played = crate::lab::run_cell(&study, &out, id, threads, &Bar(bar.clone()))
+        let played = crate::lab::run_cell(&study, &out, id, threads, &progress)
             .map_err(|e| if e.is::<crate::lab::UnknownCell>() { super::common::usage(e) } else { e })?;
-        bar.finish_and_clear();
+        progress.bar.finish_and_clear();
         let state = if played { "played" } else { "already finished" };
         println!("cell {id}: {state} in {}", crate::lab::store::cells_dir(&out).display());
         return Ok(());
     }
-    let finished = run_study(&study, &out, &options, &Bar(bar.clone()))
+    let finished = run_study(&study, &out, &options, &progress)
         .map_err(|e| if e.is::<crate::lab::amendments::Unamended>() { super::common::usage(e) } else { e })?;
-    bar.finish_and_clear();
+    progress.bar.finish_and_clear();
     write_all(&out, &finished)?;
     let r = &finished.results;
     let total = r.cells.len() + r.pairs.len();

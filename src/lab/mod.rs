@@ -20,6 +20,8 @@
 //! - [`family`]: one multiplicity family across the findings table of several studies;
 //! - [`amendments`]: changes to claims after their games, on the record and enforced;
 //! - [`runner`]: plays what is missing, grows sequential cells, and gathers the results;
+//! - [`settle`]: what each open claim would take to decide, in games and CPU hours, against the
+//!   study's budget;
 //! - [`verify`]: a finished study's record checked against the code and the evidence it names;
 //! - [`reread`]: a finished study's claims read again from its record, playing nothing;
 //! - [`report`], [`charts`]: report.md, results.json, games.jsonl and SVG charts;
@@ -44,6 +46,7 @@ pub mod reread;
 pub mod runner;
 pub mod schedule;
 pub mod sequential;
+pub mod settle;
 pub mod solve;
 pub mod sprt;
 pub mod stats;

@@ -53,7 +53,7 @@ fn holds(path: &Path, bytes: &[u8]) -> bool {
 /// The report as Markdown: each section is written by a function of its own.
 pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
     let mut md = String::new();
-    let sections: [fn(&mut String, &StudyResults); 11] = [
+    let sections: [fn(&mut String, &StudyResults); 13] = [
         header,
         reproduce,
         ladder,
@@ -64,6 +64,8 @@ pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
         wins_by_reason,
         comparisons,
         claims,
+        open_claims,
+        time_per_rung,
         amendments,
     ];
     for section in sections {
@@ -547,12 +549,67 @@ fn claims(w: &mut String, r: &StudyResults) {
             columns.join(" | ")
         );
     }
+    let open = super::settle::open_claims(r);
     for c in &r.claims {
-        claim_detail(w, c);
+        claim_detail(w, c, open.iter().find(|o| o.claim == c.id).map(|o| (o, r)));
     }
 }
 
-fn claim_detail(w: &mut String, c: &ClaimResult) {
+/// Each claim this record leaves open, with what would settle it and its price against the budget.
+fn open_claims(w: &mut String, r: &StudyResults) {
+    let open = super::settle::open_claims(r);
+    if open.is_empty() {
+        return;
+    }
+    let budget = r
+        .budget
+        .map_or("no budget is stated (the study file's `budget = { cpu_hours = N }`)".to_string(), |b| {
+            format!("the study file's budget is {:.1} CPU hours", b.cpu_hours)
+        });
+    let _ = writeln!(
+        w,
+        "\n## What the open claims would take\n\nEach claim whose verdict decides nothing, with what would decide \
+         it, priced at the CPU time this study's own cells took per game (wall time × threads; a cell whose time was \
+         not recorded leaves its price open). This record has spent {:.1} CPU hours; {budget}.\n\n\
+         | claim | verdict | what would decide it | CPU hours | budget |\n| --- | --- | --- | ---: | --- |",
+        super::settle::spent_cpu_hours(r)
+    );
+    for o in &open {
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} |",
+            o.claim,
+            o.verdict.as_str(),
+            cell_text(&o.needs),
+            o.cpu_hours.map_or("–".to_string(), |h| format!("{h:.1}")),
+            super::settle::against_budget(r, o.cpu_hours)
+        );
+    }
+}
+
+/// The CPU time of each rung's own cells and of the cross-play.
+fn time_per_rung(w: &mut String, r: &StudyResults) {
+    let rows = super::settle::rung_times(r);
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        w,
+        "\n## Time per rung\n\nCPU hours (wall time × {} threads) of each rung's own cells, and of the cross-play; \
+         – where a cell's time was not recorded (cells restored from a committed record before 2026-11-28 kept \
+         none).\n\n| rung | games | CPU hours | CPU seconds a game |\n| --- | ---: | ---: | ---: |",
+        r.threads
+    );
+    for (rung, games, hours) in rows {
+        let per_game = hours
+            .filter(|_| games > 0)
+            .map_or("–".to_string(), |h| format!("{:.2}", h * 3600.0 / games as f64));
+        let hours = hours.map_or("–".to_string(), |h| format!("{h:.2}"));
+        let _ = writeln!(w, "| {rung} | {games} | {hours} | {per_game} |");
+    }
+}
+
+fn claim_detail(w: &mut String, c: &ClaimResult, open: Option<(&super::settle::Open, &StudyResults)>) {
     let who = if c.who.trim().is_empty() { String::new() } else { format!(" — {}", cell_text(&c.who)) };
     let _ = writeln!(w, "\n### {}{who}\n\n> {}\n", c.id, c.quote.trim());
     if !c.definition.is_empty() {
@@ -584,6 +641,11 @@ fn claim_detail(w: &mut String, c: &ClaimResult) {
         c.verdict.as_str(),
         c.note.as_ref().map_or(String::new(), |n| format!(" ({n})"))
     );
+    if let Some((o, r)) = open {
+        let price = o.cpu_hours.map_or(String::new(), |h| format!(", about {h:.1} CPU hours"));
+        let budget = super::settle::against_budget(r, o.cpu_hours);
+        let _ = writeln!(w, "- what would decide it: {}{price} ({budget})", o.needs);
+    }
 }
 
 fn reading_detail(w: &mut String, x: &super::claims::Reading) {

@@ -47,9 +47,25 @@ pub fn reread(
         let id = record.cell.clone().unwrap_or_default();
         by_cell.entry(id).or_default().push(record);
     }
-    let seconds: BTreeMap<&str, f64> = previous.cells.iter().map(|c| (c.id.as_str(), c.seconds)).collect();
+    let seconds: BTreeMap<&str, f64> = previous
+        .cells
+        .iter()
+        .map(|c| (c.id.as_str(), c.seconds))
+        .chain(previous.pairs.iter().map(|p| (p.id.as_str(), p.seconds)))
+        .collect();
+    // The books the record's cells opened from, as recorded: a machine without the table that admitted
+    // a book would otherwise name another (the one it could make), and the record would change.
+    let books: BTreeMap<&str, &str> = previous
+        .cells
+        .iter()
+        .map(|c| (c.id.as_str(), c.book.as_str()))
+        .chain(previous.pairs.iter().map(|p| (p.id.as_str(), p.book.as_str())))
+        .collect();
     let mut cells = Vec::new();
-    for cell in schedule(study, &prints) {
+    for mut cell in schedule(study, &prints) {
+        if let Some(book) = books.get(cell.id.as_str()) {
+            cell.book = book.to_string();
+        }
         let mut games = by_cell.remove(&cell.id).unwrap_or_default();
         games.sort_by_key(|r| r.game);
         let game = &study.games[cell.variant];

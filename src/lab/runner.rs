@@ -83,6 +83,9 @@ pub struct StudyResults {
     /// Seconds of this invocation, and the sum of every cell's and solver run's own time.
     pub run_seconds: f64,
     pub compute_seconds: f64,
+    /// The budget the study file states, in CPU hours ([`super::settle`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<super::study::Budget>,
     pub skills: Vec<SkillInfo>,
     pub variants: Vec<VariantInfo>,
     pub cells: Vec<CellSummary>,
@@ -177,6 +180,9 @@ pub struct PairInfo {
     pub seed: u64,
     pub rules_print: String,
     pub agent_print: String,
+    /// Its wall-clock seconds (0 where a record kept none).
+    #[serde(default)]
+    pub seconds: f64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -560,6 +566,7 @@ pub(super) fn gather(
         threads: options.threads,
         run_seconds,
         compute_seconds,
+        budget: s.budget,
         skills: skill_infos(study),
         variants: variant_infos(study),
         comparisons: compare_variants(&summaries),
@@ -708,6 +715,7 @@ fn pair_info(study: &LoadedStudy, c: &CellResult, p: &PairResult) -> PairInfo {
         seed: c.cell.seed,
         rules_print: c.cell.rules_print.clone(),
         agent_print: c.cell.agent_print.clone(),
+        seconds: c.seconds,
     }
 }
 

@@ -56,9 +56,12 @@ pub(super) fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)
     }
 }
 
-/// Whether a tablebase file covers `game`'s rules (its rungs' games are then judged against it).
+/// Whether the tables solve `game`'s rules, built here or not: a rung whose games a table judged
+/// wrong is weak on such a variant wherever the study is read again (a machine without the table
+/// reads the record's judgement, not none).
 pub fn covered(game: &AnyGame) -> bool {
-    table_of(game).is_some()
+    let AnyGame::Hunt(hunt) = game else { return false };
+    !matches!(cached_table(hunt), CachedTable::Unsolvable(_))
 }
 
 /// The start value of `variant` by its tablebase, counting the draw cap, with the best-play line and

@@ -69,6 +69,18 @@ pub struct Study {
     /// Changes to claims made after the study had games ([`Amendment`]).
     #[serde(default)]
     pub amendments: Vec<Amendment>,
+    /// The CPU hours the study may spend (`budget = { cpu_hours = 12 }`): the report prices what each
+    /// open claim would take against it ([`super::settle`]).
+    #[serde(default)]
+    pub budget: Option<Budget>,
+}
+
+/// A study's budget, as its file states it: the CPU hours it may spend in all (every cell, the
+/// cross-play and the solver), whatever the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Budget {
+    pub cpu_hours: f64,
 }
 
 /// Every pair of rungs plays `games` games (seats alternating) on `variant`, and the rungs get

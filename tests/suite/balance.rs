@@ -81,7 +81,10 @@ fn a_tiny_study_runs_end_to_end_through_the_cli() {
     std::fs::write(&file, TINY).unwrap();
     let out = dir.join("out");
     let output = balance(&[file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "2"]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    // Off a terminal (a log file) the run says what it does, in lines instead of a bar.
+    assert!(said.contains("fingerprinting the rules and agents") && said.contains("games to play"), "{said}");
     for name in
         ["report.md", "results.json", "games.jsonl", "score-side0.svg", "score-side1.svg", "length.svg"]
     {
@@ -90,6 +93,7 @@ fn a_tiny_study_runs_end_to_end_through_the_cli() {
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     for needle in [
         "## Claims",
+        "## Time per rung",
         "| C3 |",
         "| C4 |",
         "Wilson",
@@ -153,6 +157,9 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
         let mut v = serde_json::to_value(r).unwrap();
         for key in ["played", "run_seconds", "compute_seconds", "cells"] {
             v.as_object_mut().unwrap().remove(key);
+        }
+        for pair in v["pairs"].as_array_mut().unwrap() {
+            pair.as_object_mut().unwrap().remove("seconds");
         }
         v
     };
@@ -603,4 +610,40 @@ fn the_check_refuses_a_games_file_from_another_run() {
         said.contains("the games file holds 7 games of") && said.contains("where the report counts 8"),
         "{said}"
     );
+}
+
+/// Every claim a committed study leaves open says in its report what would decide it, priced against
+/// the study's budget: twenty-six's C9, whose top two network rungs the cross-play does not tell
+/// apart, names the cross-play games a pair that would, more than each pair played.
+#[test]
+fn every_open_claim_of_a_committed_study_says_what_would_decide_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/studies");
+    let mut open_claims = 0;
+    for name in ["quick", "sixteen", "juroku", "imperial", "twenty-six", "chess", "no-retreat"] {
+        let text = std::fs::read_to_string(root.join(name).join("results.json")).unwrap();
+        let results: rebel_zero::lab::StudyResults = serde_json::from_str(&text).unwrap();
+        let report = std::fs::read_to_string(root.join(name).join("report.md")).unwrap();
+        assert!(results.budget.is_some(), "{name}: the study file states no budget");
+        for open in rebel_zero::lab::settle::open_claims(&results) {
+            let row = format!("| {} | {} | ", open.claim, open.verdict.as_str());
+            assert!(report.contains(&row), "{name}: {} is not in the report's open claims", open.claim);
+            assert!(
+                report.contains(&format!("- what would decide it: {}", open.needs)),
+                "{name}: {}",
+                open.claim
+            );
+            open_claims += 1;
+        }
+        if name == "twenty-six" {
+            let open = rebel_zero::lab::settle::open_claims(&results);
+            let c9 = open.iter().find(|o| o.claim == "C9").expect("C9 is open");
+            assert!(c9.needs.starts_with("separating net-128 from net-512 in rating"), "{}", c9.needs);
+            let games: f64 =
+                c9.needs.split("about ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+            let played = results.pairs[0].games as f64;
+            assert!(games > played, "{}: {games} against {played} played", c9.needs);
+            assert!(c9.cpu_hours.is_some_and(|h| h > 0.0), "C9 is priced: {c9:?}");
+        }
+    }
+    assert!(open_claims >= 5, "only {open_claims} open claims");
 }

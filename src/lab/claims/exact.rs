@@ -305,25 +305,5 @@ fn level_share(
 }
 
 fn exact_reading(rungs: String, measurement: String, raw: Verdict) -> Reading {
-    Reading {
-        kind: EvidenceKind::Exact,
-        rungs,
-        measurement,
-        raw,
-        p_value: None,
-        adjusted: raw,
-        p_holm: None,
-        trend: None,
-        weak: None,
-        games: None,
-        to_decide: None,
-        detectable: None,
-        look: None,
-        below: None,
-        curve: Vec::new(),
-        rating: None,
-        unfinished: None,
-        p_table: None,
-        next: Vec::new(),
-    }
+    Reading::new(EvidenceKind::Exact, rungs, measurement, raw)
 }

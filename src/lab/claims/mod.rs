@@ -137,6 +137,54 @@ pub struct Reading {
     /// Cells a sequential reading needs grown for its next look (cell id, games).
     #[serde(skip)]
     pub next: Vec<(String, u32)>,
+    /// The cells whose games it read (a ladder's own cells; none for a proof), which price more of
+    /// them ([`crate::lab::settle`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<String>,
+    /// The top rung and the one below it, where the cross-play does not tell them apart in rating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unseparated: Option<Gap>,
+}
+
+impl Reading {
+    /// A reading of `kind` that says `raw` of `measurement`, with no p value, power, rating, look or
+    /// comparison yet: each kind of reading fills in what it has.
+    pub fn new(kind: EvidenceKind, rungs: String, measurement: String, raw: Verdict) -> Reading {
+        Reading {
+            kind,
+            rungs,
+            measurement,
+            raw,
+            p_value: None,
+            adjusted: raw,
+            p_holm: None,
+            trend: None,
+            weak: None,
+            games: None,
+            to_decide: None,
+            detectable: None,
+            look: None,
+            below: None,
+            curve: Vec::new(),
+            rating: None,
+            unfinished: None,
+            p_table: None,
+            next: Vec::new(),
+            cells: Vec::new(),
+            unseparated: None,
+        }
+    }
+}
+
+/// Two rungs whose ratings the cross-play does not tell apart: the lower and the upper, their
+/// difference (upper − lower) with its 95% interval, in Elo.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Gap {
+    pub lower: String,
+    pub upper: String,
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// One rung of a skill curve: its rating, the claim's measures there (each with its 95% interval) at
@@ -413,9 +461,15 @@ fn ladder_reading(
         .map(|(m, &r)| evidence.unfinished_share(m, r, evidence.planned(r) as usize))
         .fold(0.0, f64::max);
     reading.unfinished = (unfinished > 0.0).then_some(unfinished);
+    reading.cells = measures
+        .iter()
+        .zip(rungs.iter().cycle())
+        .map(|(m, &r)| cell_id(&m.variant, &evidence.study.labels[r]))
+        .collect();
     if at_top && !every {
         reading.below = below_reading(evidence, ladder, test, &measures);
         reading.curve = skill_curve(evidence, ladder, test, &measures);
+        reading.unseparated = unseparated_top(evidence, ladder);
     }
     Some(reading)
 }
@@ -503,6 +557,21 @@ fn grow_cells(
         .collect()
 }
 
+/// The top rung of `ladder` and the one below it, where their ratings are not told apart.
+fn unseparated_top(evidence: &Evidence, ladder: &Ladder) -> Option<Gap> {
+    let ratings = evidence.ratings?;
+    let [.., below, top] = ladder.rungs[..] else { return None };
+    let (elo, low, high) = difference(ratings[below], ratings[top]);
+    let labels = &evidence.study.labels;
+    (!separated(ratings[below], ratings[top])).then(|| Gap {
+        lower: labels[below].clone(),
+        upper: labels[top].clone(),
+        elo,
+        low,
+        high,
+    })
+}
+
 /// Whether two rungs' ratings are told apart: their difference's 95% interval excludes 0.
 fn separated(a: Rating, b: Rating) -> bool {
     let (_, low, high) = difference(a, b);
@@ -580,25 +649,11 @@ fn fixed_reading(kind: EvidenceKind, rungs: String, test: &Test) -> Reading {
     let (to_decide, detectable) = power(test.games, test.independent, test.se, &test.unit, z, tests);
     let raw = gate(decided.raw, test);
     Reading {
-        kind,
-        rungs,
-        measurement: test.text.clone(),
-        raw,
         p_value: Some(decided.p_value),
-        adjusted: raw,
-        p_holm: None,
-        trend: None,
-        weak: None,
         games: Some(test.games),
         to_decide,
         detectable,
-        look: None,
-        below: None,
-        curve: Vec::new(),
-        rating: None,
-        unfinished: None,
-        p_table: None,
-        next: Vec::new(),
+        ..Reading::new(kind, rungs, test.text.clone(), raw)
     }
 }
 
@@ -660,15 +715,7 @@ fn sequential_reading(
         (false, false) => "undecided; the next look is still to play",
     };
     Some(Reading {
-        kind,
-        rungs,
-        measurement: owned.text.clone(),
-        raw: gated,
         p_value: Some((2.0 * stop.p_one_sided).min(1.0)),
-        adjusted: gated,
-        p_holm: None,
-        trend: None,
-        weak: None,
         games: Some(owned.games),
         to_decide,
         detectable,
@@ -680,12 +727,8 @@ fn sequential_reading(
             design.boundaries[stop.look],
             stop.z
         )),
-        below: None,
-        curve: Vec::new(),
-        rating: None,
-        unfinished: None,
-        p_table: None,
         next: if stop.crossed || last { Vec::new() } else { next.clone() },
+        ..Reading::new(kind, rungs, owned.text.clone(), gated)
     })
 }
 
@@ -703,6 +746,10 @@ fn trend_reading(evidence: &Evidence, claim: &Claim, design: Option<&Design>) ->
         rungs.iter().map(|&r| evidence.study.labels[r].as_str()).collect::<Vec<_>>().join(", ")
     );
     let seed = evidence.study.study.seed ^ fnv1a(&claim.id);
+    let variant = measure.resolved().variant;
+    let variant_name = &evidence.study.study.variants[variant].name;
+    let cells: Vec<String> =
+        rungs.iter().map(|&r| cell_id(variant_name, &evidence.study.labels[r])).collect();
     let at = |multiple: f64| {
         let games = |r: usize| (evidence.planned(r) * multiple).round() as usize;
         if rungs
@@ -718,16 +765,15 @@ fn trend_reading(evidence: &Evidence, claim: &Claim, design: Option<&Design>) ->
             return Some(no_slope(kind, labels));
         };
         let test = rules::trend(&slope.spread, slope.text.clone(), *direction, *margin, slope.games);
-        return Some(fixed_reading(kind, labels, &test));
+        return Some(Reading { cells, ..fixed_reading(kind, labels, &test) });
     };
-    let variant = measure.resolved().variant;
-    sequential_reading(kind, labels.clone(), design, &|k| {
+    let reading = sequential_reading(kind, labels.clone(), design, &|k| {
         let slope = at(design.looks[k])?;
         let test = rules::trend(&slope.spread, slope.text.clone(), *direction, *margin, slope.games);
         let next = design.looks.get(k + 1).map_or(Vec::new(), |next| {
             let own = rungs.iter().map(|&r| {
                 (
-                    cell_id(&evidence.study.study.variants[variant].name, &evidence.study.labels[r]),
+                    cell_id(variant_name, &evidence.study.labels[r]),
                     (evidence.planned(r) * next).round() as u32,
                 )
             });
@@ -741,31 +787,13 @@ fn trend_reading(evidence: &Evidence, claim: &Claim, design: Option<&Design>) ->
             own.chain(cross).collect()
         });
         Some((test.into_owned_parts(), next))
-    })
+    });
+    reading.map(|r| Reading { cells, ..r })
 }
 
 fn no_slope(kind: EvidenceKind, rungs: String) -> Reading {
-    Reading {
-        kind,
-        rungs,
-        measurement: "no slope: fewer than two rated rungs (the rungs did not play each other)".to_string(),
-        raw: Verdict::Inconclusive,
-        p_value: None,
-        adjusted: Verdict::Inconclusive,
-        p_holm: None,
-        trend: None,
-        weak: None,
-        games: None,
-        to_decide: None,
-        detectable: None,
-        look: None,
-        below: None,
-        curve: Vec::new(),
-        rating: None,
-        unfinished: None,
-        p_table: None,
-        next: Vec::new(),
-    }
+    let measurement = "no slope: fewer than two rated rungs (the rungs did not play each other)";
+    Reading::new(kind, rungs, measurement.to_string(), Verdict::Inconclusive)
 }
 
 /// The claim's verdict and note read again from its readings, after their adjusted verdicts changed

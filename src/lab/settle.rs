@@ -1,0 +1,282 @@
+//! What the open claims of a study would take to settle, in games and CPU hours, against the budget
+//! its file states. A claim decides nothing while its verdict is inconclusive, underpowered, short of
+//! data or not yet stable; its report then says why this record cannot decide it: the games per cell
+//! its rule needs at the measured effect, or the cross-play games that would tell its top rungs apart
+//! in rating, or the rung above the top that would show whether the verdict holds, each priced at the
+//! CPU time the study's own cells took per game.
+//!
+//! The prices are estimates from this record: a cell's CPU time is its wall time times the threads
+//! that played it, over its games (cells resumed on another machine or thread count blur this), and a
+//! rung not yet played is priced from the top rung by the ladder's last step.
+
+use super::claims::{ClaimResult, Reading, Verdict};
+use super::decide::power_quantile;
+use super::runner::StudyResults;
+use super::stats::Z95;
+
+/// An open claim: what would settle it, and at what price.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Open {
+    pub claim: String,
+    pub verdict: Verdict,
+    /// What deciding it would take, in games or rungs.
+    pub needs: String,
+    /// The CPU hours that would take at the study's measured cost, where the record prices it.
+    pub cpu_hours: Option<f64>,
+}
+
+/// Every claim of `results` whose verdict decides nothing, with what would settle it. A verdict that
+/// depends on skill is a finding (its curve), not an open claim.
+pub fn open_claims(results: &StudyResults) -> Vec<Open> {
+    results
+        .claims
+        .iter()
+        .filter(|c| !c.verdict.decisive() && c.verdict != Verdict::DependsOnSkill)
+        .map(|c| settle(results, c))
+        .collect()
+}
+
+/// The CPU hours `results` spent: every cell's and solver run's time, times the threads.
+pub fn spent_cpu_hours(results: &StudyResults) -> f64 {
+    results.compute_seconds * results.threads.max(1) as f64 / 3600.0
+}
+
+/// Whether `hours` more fit in the budget of `results`, and the words that say so.
+pub fn against_budget(results: &StudyResults, hours: Option<f64>) -> String {
+    let (Some(budget), Some(hours)) = (results.budget, hours) else {
+        return if results.budget.is_none() {
+            "no budget stated".to_string()
+        } else {
+            "not priced".to_string()
+        };
+    };
+    let left = budget.cpu_hours - spent_cpu_hours(results);
+    if hours <= left {
+        format!("within the budget ({left:.1} h left)")
+    } else {
+        format!("beyond the budget ({left:.1} h left of {:.1})", budget.cpu_hours)
+    }
+}
+
+fn settle(results: &StudyResults, claim: &ClaimResult) -> Open {
+    let reading = claim
+        .readings
+        .iter()
+        .find(|r| Some(r.kind) == claim.evidence && r.weak.is_none())
+        .or_else(|| claim.readings.iter().find(|r| r.games.is_some()));
+    let (needs, cpu_hours) = match reading {
+        None => {
+            ("no evidence of this study reads it: a ladder or a table that measures it".to_string(), None)
+        }
+        Some(r) if claim.verdict == Verdict::NotYetStable => stability(results, r),
+        Some(r) if claim.verdict == Verdict::InsufficientData => (
+            format!(
+                "the games it measures (almost) never occur at this rung ({}), so more games here would not \
+                 decide it: a rung at which they occur, or another reading",
+                r.measurement
+            ),
+            None,
+        ),
+        Some(r) => more_games(results, r),
+    };
+    Open { claim: claim.id.clone(), verdict: claim.verdict, needs, cpu_hours }
+}
+
+/// The games per cell the reading's rule needs at the measured effect, and their price.
+fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>) {
+    let next_look = reading.look.as_deref().is_some_and(|l| l.contains("still to play"));
+    let design = if next_look { "; its sequential design plays the next look on the next run" } else { "" };
+    match (reading.games, reading.to_decide) {
+        (Some(read), Some(needed)) if needed > read => {
+            let extra = needed - read;
+            let price = price(results, &reading.cells, extra);
+            let cells = match reading.cells.as_slice() {
+                [] => String::new(),
+                [one] => format!(" in its cell ({one})"),
+                many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
+            };
+            (
+                format!(
+                    "{needed:.0} games per cell at the measured effect (power 0.8), {read:.0} read: {extra:.0} more{cells}{design}"
+                ),
+                price,
+            )
+        }
+        (Some(read), _) => {
+            let detect =
+                reading.detectable.as_deref().map_or(String::new(), |d| format!(" (these detect {d})"));
+            (
+                format!(
+                    "no number of games at this rung: the estimate sits on the rule's bound after {read:.0} games per \
+                     cell{detect}, so only a stronger rung or another reading could move it{design}"
+                ),
+                None,
+            )
+        }
+        (None, _) => (format!("no games read it: {}", reading.measurement), None),
+    }
+}
+
+/// What would show a verdict that moves between rungs stable or a curve: the cross-play that would
+/// tell the top rungs apart, or a rung above the top.
+fn stability(results: &StudyResults, reading: &Reading) -> (String, Option<f64>) {
+    if let Some(gap) = &reading.unseparated {
+        let pair = results
+            .pairs
+            .iter()
+            .find(|p| (p.a == gap.lower && p.b == gap.upper) || (p.a == gap.upper && p.b == gap.lower));
+        let have = pair.map_or(0.0, |p| p.games as f64);
+        let Some(needed) = games_to_separate(have, gap.elo, gap.low, gap.high) else {
+            return (
+                format!(
+                    "{} and {} are not separated in rating ({:+.0} Elo [{:+.0}, {:+.0}]) and no number of cross-play \
+                     games would separate them at that difference: a rung stronger than {} in cross-play",
+                    gap.lower, gap.upper, gap.elo, gap.low, gap.high, gap.upper
+                ),
+                None,
+            );
+        };
+        // The ratings' intervals narrow as every pair plays more: each pair grows alike.
+        let extra = (needed - have).max(0.0);
+        let seconds: Option<f64> = results
+            .pairs
+            .iter()
+            .map(|p| {
+                cpu_per_game(p.seconds, p.games, results.threads)
+                    .or_else(|| mean_cost(results, &[p.a.as_str(), p.b.as_str()]))
+                    .map(|s| s * extra)
+            })
+            .sum();
+        return (
+            format!(
+                "separating {} from {} in rating ({:+.0} Elo [{:+.0}, {:+.0}] after {have:.0} cross-play games a \
+                 pair): about {needed:.0} games a pair at the measured difference (power 0.8), {extra:.0} more for \
+                 each of the {} pairs; or a rung stronger than {} in cross-play",
+                gap.lower,
+                gap.upper,
+                gap.elo,
+                gap.low,
+                gap.high,
+                results.pairs.len(),
+                gap.upper
+            ),
+            seconds.map(|s| s / 3600.0),
+        );
+    }
+    // Separated rungs that read differently: a rung above the top says which way the claim goes.
+    let top = reading.rungs.as_str();
+    let below = reading.below.as_ref().map(|b| b.rung.as_str());
+    let top_cells: Vec<&super::aggregate::CellSummary> =
+        results.cells.iter().filter(|c| c.skill == top).collect();
+    let step = below.and_then(|b| Some(mean_cost(results, &[top])? / mean_cost(results, &[b])?));
+    let price = step.and_then(|step| {
+        top_cells
+            .iter()
+            .map(|c| cpu_per_game(c.seconds, c.games, results.threads).map(|s| s * step * c.games as f64))
+            .sum::<Option<f64>>()
+            .map(|s| s / 3600.0)
+    });
+    let step_text =
+        step.map_or(String::new(), |s| format!(", at the ladder's last step ({s:.1}× the CPU per game)"));
+    (
+        format!(
+            "a rung above {top}, separated from it in rating: the verdict is stable if it reads as {top} does, and \
+             depends on skill if the measure keeps moving; its {} cells at {top}'s games{step_text}",
+            top_cells.len()
+        ),
+        price,
+    )
+}
+
+/// Games per pair that would separate two rungs whose rating difference reads `elo` [`low`, `high`]
+/// (95%) after `games`, with power 0.8 at the measured difference; `None` where the difference is 0
+/// or the record holds no games of the pair.
+pub fn games_to_separate(games: f64, elo: f64, low: f64, high: f64) -> Option<f64> {
+    let se = (high - low) / (2.0 * Z95);
+    (elo.abs() > 0.0 && se > 0.0 && games > 0.0).then(|| games * (power_quantile() * se / elo.abs()).powi(2))
+}
+
+/// CPU seconds per game of a cell that took `seconds` of wall time on `threads` for `games`; `None`
+/// where its time was not recorded.
+fn cpu_per_game(seconds: f64, games: u32, threads: usize) -> Option<f64> {
+    (seconds > 0.0 && games > 0).then(|| seconds * threads.max(1) as f64 / games as f64)
+}
+
+/// The mean CPU seconds per game of the rungs' own cells (their self-play), where recorded.
+fn mean_cost(results: &StudyResults, rungs: &[&str]) -> Option<f64> {
+    let costs: Vec<f64> = results
+        .cells
+        .iter()
+        .filter(|c| rungs.contains(&c.skill.as_str()))
+        .filter_map(|c| cpu_per_game(c.seconds, c.games, results.threads))
+        .collect();
+    (!costs.is_empty()).then(|| costs.iter().sum::<f64>() / costs.len() as f64)
+}
+
+/// The CPU hours of `extra` more games in each of `cells`; `None` where a cell's time is unknown.
+fn price(results: &StudyResults, cells: &[String], extra: f64) -> Option<f64> {
+    if cells.is_empty() {
+        return None;
+    }
+    let seconds: Option<f64> = cells
+        .iter()
+        .map(|id| {
+            let cell = results.cells.iter().find(|c| &c.id == id)?;
+            cpu_per_game(cell.seconds, cell.games, results.threads).map(|s| s * extra)
+        })
+        .sum();
+    seconds.map(|s| s / 3600.0)
+}
+
+/// Each rung's games and CPU hours over its own cells, and the cross-play's; the hours are `None`
+/// where a cell's time was not recorded.
+pub fn rung_times(results: &StudyResults) -> Vec<(String, u32, Option<f64>)> {
+    let mut rows: Vec<(String, u32, Option<f64>)> = Vec::new();
+    for skill in &results.skills {
+        let cells: Vec<_> = results.cells.iter().filter(|c| c.skill == skill.label).collect();
+        let games = cells.iter().map(|c| c.games).sum();
+        let hours = cells.iter().map(|c| recorded_hours(c.seconds, results.threads)).sum::<Option<f64>>();
+        rows.push((skill.label.clone(), games, hours));
+    }
+    if !results.pairs.is_empty() {
+        let games = results.pairs.iter().map(|p| p.games).sum();
+        let hours =
+            results.pairs.iter().map(|p| recorded_hours(p.seconds, results.threads)).sum::<Option<f64>>();
+        rows.push(("cross-play".to_string(), games, hours));
+    }
+    rows
+}
+
+fn recorded_hours(seconds: f64, threads: usize) -> Option<f64> {
+    (seconds > 0.0).then(|| seconds * threads.max(1) as f64 / 3600.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_to_separate_scale_with_the_interval_squared() {
+        // +32 Elo [-43, +108] after 80 games: se = 38.5, so (2.80 × 38.5 / 32)² × 80 ≈ 910.
+        let needed = games_to_separate(80.0, 32.0, -43.0, 108.0).unwrap();
+        assert!((needed - 910.0).abs() < 1.0, "{needed}");
+        // Twice the difference needs a quarter of the games.
+        let half = games_to_separate(80.0, 64.0, -11.0, 140.0).unwrap();
+        assert!((half - needed / 4.0).abs() < 1.0, "{half}");
+        // A pair just separated at 95% is found only half the time (power 0.5): power 0.8 needs a
+        // few more games; one far apart needs fewer than were played.
+        let just = games_to_separate(80.0, 104.0, 30.0, 178.0).unwrap();
+        assert!((80.0..90.0).contains(&just), "{just}");
+        assert!(games_to_separate(80.0, 200.0, 126.0, 274.0).unwrap() < 30.0);
+        // No difference, or no games: no number of games separates them.
+        assert_eq!(games_to_separate(80.0, 0.0, -40.0, 40.0), None);
+        assert_eq!(games_to_separate(0.0, 30.0, -40.0, 100.0), None);
+    }
+
+    #[test]
+    fn a_cell_without_recorded_time_is_not_priced() {
+        assert_eq!(cpu_per_game(0.0, 400, 2), None);
+        assert_eq!(cpu_per_game(100.0, 0, 2), None);
+        assert_eq!(cpu_per_game(100.0, 400, 2), Some(0.5));
+    }
+}
