@@ -68,6 +68,14 @@ fn settle(results: &StudyResults, claim: &ClaimResult) -> Open {
         None => {
             ("no evidence of this study reads it: a ladder or a table that measures it".to_string(), None)
         }
+        Some(r) if r.weak.is_some() => (
+            format!(
+                "the only games that read it are played by agents stronger evidence shows wrong ({}): a rung it \
+                 does not show wrong, or a reading the tables answer",
+                r.weak.as_deref().unwrap_or_default()
+            ),
+            None,
+        ),
         Some(r) if claim.verdict == Verdict::NotYetStable => stability(results, r),
         Some(r) if claim.verdict == Verdict::InsufficientData => (
             format!(
