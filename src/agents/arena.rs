@@ -116,8 +116,23 @@ pub fn random_opening<G: Game>(line: &mut Playthrough<G>, plies: u32, seed: u64)
     plies
 }
 
-/// Plays `settings.games` games between agent A (`specs[0]`) and agent B (`specs[1]`): in game `i`,
-/// A plays side `i % 2`, so seats alternate. Records come back in game order (`settings.played` left
+/// The side agent `agent` (0 for A, 1 for B) plays in game `game` of a match: A plays side `game % 2`,
+/// so seats alternate, and B the other.
+pub fn seat_of(game: usize, agent: usize) -> usize {
+    (game + agent) % 2
+}
+
+/// What agent A scored in `record`, a game of a match: 1, ½ or 0.
+pub fn points_of_a(side_names: &[&str], record: &GameRecord) -> f64 {
+    match record.winner.as_deref() {
+        None => 0.5,
+        Some(winner) if winner == side_names[seat_of(record.game, 0)] => 1.0,
+        Some(_) => 0.0,
+    }
+}
+
+/// Plays `settings.games` games between agent A (`specs[0]`) and agent B (`specs[1]`), seated by
+/// [`seat_of`]. Records come back in game order (`settings.played` left
 /// out); `on_game_done` is called as each game ends (in any order), e.g. to keep it or advance a
 /// progress bar.
 pub fn run_match<G: NetGame>(
@@ -196,8 +211,7 @@ fn play_match_game<G: NetGame>(
     index: usize,
 ) -> Result<GameRecord, AgentError> {
     let seed = derive_seed(settings.seed, index as u64);
-    // Side s is played by agent A when s == index % 2.
-    let seat_specs = if index.is_multiple_of(2) { specs } else { [specs[1], specs[0]] };
+    let seat_specs = if seat_of(index, 0) == 0 { specs } else { [specs[1], specs[0]] };
     let [zero, one] = [0, 1].map(|side| seat_specs[side].build(game, derive_seed(seed, side as u64)));
     let (mut zero, mut one) = (zero?, one?);
     let mut line = Playthrough::new(game.clone());
@@ -289,8 +303,7 @@ impl MatchSummary {
         let mut draws_by_reason = BTreeMap::new();
         for record in records {
             for (agent, result) in agents.iter_mut().enumerate() {
-                // Agent A plays side index % 2, agent B the other.
-                let side = names[(record.game + agent) % 2];
+                let side = names[seat_of(record.game, agent)];
                 let seat = result.by_side.get_mut(side).expect("every side is listed");
                 seat.games += 1;
                 match record.winner.as_deref() {

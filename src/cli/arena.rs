@@ -16,8 +16,10 @@ use crate::agents::{
     AgentSpec, BookOpenings, MatchFolder, MatchIdentity, MatchSettings, MatchSummary, run_match,
 };
 use crate::game::{Game, GameRecord, Playthrough, read_records, recorded_openings};
-use crate::lab::analysis::cluster_of;
-use crate::lab::sprt::{Decision, Pentanomial, Sprt, pair_index};
+use crate::lab::sprt::{Decision, Sprt};
+use crate::lab::sprt_match::{GAMES_PER_OPENING, SprtResult, play_until_decided, score_of_a};
+use crate::lab::stats::{Estimate, Interval};
+use crate::with_game;
 
 /// The most games one match plays: it keeps every game's record in memory (and writes them all).
 const MAX_GAMES: usize = 1_000_000;
@@ -26,9 +28,6 @@ const MAX_GAMES: usize = 1_000_000;
 pub(super) fn game_count(text: &str) -> Result<usize, String> {
     super::common::integer_in(text, 1..=MAX_GAMES, "a match keeps every game in memory")
 }
-use crate::lab::stats::{Estimate, Interval, clustered, paired};
-use crate::nn::NetGame;
-use crate::with_game;
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
@@ -171,7 +170,12 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
         let (records, sprt) = match args.sprt {
             Some(test) => {
                 let (records, result) =
-                    play_until_decided(g, [&a, &b], settings, test, &kept, &on_game, &progress)?;
+                    play_until_decided(g, [&a, &b], settings, test, &kept, &on_game, &|look| {
+                        progress.set_message(format!(
+                            "LLR {:.2} of [{:.2}, {:.2}]",
+                            look.llr, look.lower, look.upper
+                        ))
+                    })?;
                 (records, Some(result))
             }
             None => {
@@ -220,87 +224,6 @@ struct Summary {
     sprt: Option<SprtResult>,
 }
 
-/// Where a `--sprt` match stopped, and why.
-#[derive(Serialize)]
-struct SprtResult {
-    #[serde(flatten)]
-    test: Sprt,
-    /// Wald's bounds on the log likelihood ratio.
-    lower: f64,
-    upper: f64,
-    llr: f64,
-    decision: Decision,
-    pairs: u32,
-    /// Pairs by A's points in their two games: 0, ½, 1, 1½, 2.
-    pentanomial: Pentanomial,
-    /// A's Elo over B with a 95% interval, corrected for where the test stopped (fishtest's).
-    elo: Interval,
-}
-
-/// Game pairs (games 2k and 2k + 1: one opening, from the book or drawn at random, seats swapped), a
-/// look of [`GAMES_PER_LOOK`] at a time, until `test` decides or `settings.games` are played. Game `i`
-/// is the same game whenever the test stops (its seed and opening depend on `i` alone), so a test's
-/// stopping point is reproducible from its seed, and a test resumed with the games of `kept` stops
-/// where one run straight through does.
-fn play_until_decided<G: NetGame>(
-    game: &G,
-    specs: [&AgentSpec; 2],
-    settings: MatchSettings,
-    test: Sprt,
-    kept: &BTreeMap<usize, GameRecord>,
-    on_game: &(dyn Fn(&GameRecord) + Sync),
-    progress: &ProgressBar,
-) -> anyhow::Result<(Vec<GameRecord>, SprtResult)> {
-    let names = game.side_names();
-    let (lower, upper) = test.bounds();
-    // Every thread gets two games or more of each batch; the test looks at the batch's games 16 at a
-    // time, in order, and games past the look that decides are dropped.
-    let batch = GAMES_PER_LOOK * settings.threads.div_ceil(GAMES_PER_LOOK / 2);
-    let mut records: Vec<GameRecord> = Vec::new();
-    let mut pentanomial = [0; 5];
-    let mut decision = Decision::Continue;
-    while decision == Decision::Continue && records.len() < settings.games {
-        let (first, games) = (records.len(), (records.len() + batch).min(settings.games));
-        let here: BTreeSet<usize> = kept.range(first..games).map(|(&i, _)| i).collect();
-        let new =
-            run_match(game, specs, MatchSettings { first, games, played: Some(&here), ..settings }, on_game)?;
-        let mut played: BTreeMap<usize, GameRecord> =
-            kept.range(first..games).map(|(&i, r)| (i, r.clone())).collect();
-        played.extend(new.into_iter().map(|r| (r.game, r)));
-        let played: Vec<GameRecord> = played.into_values().collect();
-        for look in played.chunks(GAMES_PER_LOOK) {
-            // Every pair counts, a random opening drawn twice too: the pairs are independent draws
-            // from the openings' distribution, which is what the test measures over. (A book is a
-            // fixed sample instead, and is never replayed.)
-            for pair in look.chunks_exact(GAMES_PER_OPENING) {
-                let [first, second] = [&pair[0], &pair[1]].map(|record| points_of_a(&names, record));
-                pentanomial[pair_index(first, second)] += 1;
-            }
-            records.extend_from_slice(look);
-            decision = test.decide(&pentanomial);
-            if decision != Decision::Continue {
-                break;
-            }
-        }
-        progress.set_message(format!("LLR {:.2} of [{lower:.2}, {upper:.2}]", test.llr(&pentanomial)));
-    }
-    let result = SprtResult {
-        test,
-        lower,
-        upper,
-        llr: test.llr(&pentanomial),
-        decision,
-        pairs: pentanomial.iter().sum(),
-        pentanomial,
-        elo: test.stopped_elo(&pentanomial),
-    };
-    Ok((records, result))
-}
-
-/// Games between two looks of a `--sprt` match: 8 pairs, few enough that the test stops soon after
-/// its bound is crossed. Fixed, so that where the test stops does not depend on the threads.
-const GAMES_PER_LOOK: usize = 16;
-
 fn parse_sprt(text: &str) -> Result<Sprt, String> {
     let bounds: Vec<&str> = text.split(',').collect();
     let [elo0, elo1] = bounds.as_slice() else {
@@ -339,44 +262,6 @@ fn print_sprt(sprt: &SprtResult) {
     );
 }
 
-/// Agent A's score with its 95% interval, counted as the studies count their games. Games played in
-/// pairs count as pairs ([`paired`]), clustered by their number: a book's `(i / 2) % book_lines`
-/// (game `i`; a replayed opening is no new evidence), random openings' `i / 2` (a fresh draw each).
-/// Otherwise games that share their opening (or, without one, repeat) are one cluster ([`cluster_of`],
-/// [`clustered`]). By number, since agents that sample their first moves (`open=`) record longer
-/// openings, which differ within a pair.
-fn score_of_a<G: Game>(
-    game: &G,
-    records: &[GameRecord],
-    book_lines: Option<usize>,
-    paired_openings: bool,
-) -> Estimate {
-    let names = game.side_names();
-    let points: Vec<(u64, f64)> = records
-        .iter()
-        .map(|record| {
-            let points = points_of_a(&names, record);
-            let pair = record.game / GAMES_PER_OPENING;
-            let cluster = match (book_lines, paired_openings) {
-                (Some(lines), _) => (pair % lines.max(1)) as u64,
-                (None, true) => pair as u64,
-                (None, false) => cluster_of(record),
-            };
-            (cluster, points)
-        })
-        .collect();
-    if book_lines.is_some() || paired_openings { paired(&points) } else { clustered(&points) }
-}
-
-/// What agent A scored in `record`: 1, ½ or 0. A plays side `game % 2` ([`run_match`]'s seating).
-fn points_of_a(side_names: &[&str], record: &GameRecord) -> f64 {
-    match record.winner.as_deref() {
-        None => 0.5,
-        Some(winner) if winner == side_names[record.game % 2] => 1.0,
-        Some(_) => 0.0,
-    }
-}
-
 fn print_score(score: &Estimate) {
     let Interval { estimate, low, high } = score.interval;
     println!(
@@ -392,9 +277,6 @@ fn print_score(score: &Estimate) {
 
 /// Games of a match without `--games` or `--sprt`.
 const DEFAULT_GAMES: usize = 10;
-
-/// Games per opening of a `--book`: one with each seating, as a study's cells play them.
-const GAMES_PER_OPENING: usize = 2;
 
 /// The openings of `game` in the games file at `path` (see [`recorded_openings`]), each checked to
 /// play from the start, and where they come from in words. Anything wrong is a usage error.
@@ -476,68 +358,4 @@ fn print_summary<G: Game>(game: &G, summary: &MatchSummary) {
         summary.draws_by_reason.iter().map(|(reason, n)| format!("{reason} {n}")).collect();
     println!("draws: {}", if draws.is_empty() { "none".to_string() } else { draws.join(", ") });
     println!("mean length: {:.1} plies", summary.mean_plies);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::AnyGame;
-
-    /// Game `index` of a match: its moves, opening plies and winner.
-    fn record(index: usize, moves: &[&str], opening: u32, winner: Option<&str>) -> GameRecord {
-        GameRecord {
-            cell: None,
-            game: index,
-            spec: "sixteen-rebels".into(),
-            seed: index as u64,
-            start: String::new(),
-            agents: Default::default(),
-            moves: moves.iter().map(|m| m.to_string()).collect(),
-            opening,
-            winner: winner.map(str::to_string),
-            reason: "surrounded".into(),
-            plies: moves.len() as u32,
-            rules_file: None,
-        }
-    }
-
-    /// A's points follow its seat, and games that repeat or share an opening are one cluster.
-    #[test]
-    fn a_score_counts_games_that_share_an_opening_or_repeat_once() {
-        let AnyGame::Hunt(game) = AnyGame::from_spec("sixteen-rebels").unwrap() else { unreachable!() };
-        // A plays the General in even games; the Rebels win every one.
-        let repeated: Vec<GameRecord> = (0..8).map(|i| record(i, &["a", "b"], 0, Some("rebels"))).collect();
-        let score = score_of_a(&game, &repeated, None, false);
-        assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 1, 1.0));
-
-        let moves = ["a", "b", "c", "d", "e", "f", "g", "h"];
-        let distinct: Vec<GameRecord> =
-            (0..8).map(|i| record(i, &[moves[i], "x"], 0, (i != 3).then_some("general"))).collect();
-        let score = score_of_a(&game, &distinct, None, false);
-        // A wins its four Generals, loses three Rebels' games and draws game 3.
-        assert_eq!((score.interval.estimate, score.clusters, score.n), (4.5 / 8.0, 8, 8));
-
-        // Four book openings, two games each: the pairs are the clusters, up to one game each in size.
-        let paired: Vec<GameRecord> =
-            (0..8).map(|i| record(i, &[moves[i / 2], "y", moves[i % 2]], 2, Some("general"))).collect();
-        let score = score_of_a(&game, &paired, Some(4), true);
-        // Each pair scores one half: no spread between pairs, so every game counts.
-        assert_eq!((score.interval.estimate, score.clusters, score.effective_n), (0.5, 4, 8.0));
-        let unpaired = score_of_a(&game, &paired, None, false).effective_n;
-        assert_eq!(unpaired, 4.0, "unpaired, a cluster is one game at most");
-        // Pairs of random openings count as pairs too, each pair a cluster, however they open.
-        let score = score_of_a(&game, &paired, None, true);
-        assert_eq!((score.clusters, score.effective_n), (4, 8.0));
-
-        // The book played over again (games 8–23 repeat its four pairs) is no more evidence.
-        let again: Vec<GameRecord> = (0..24)
-            .map(|i| record(i, &[moves[(i / 2) % 4], "y", moves[i % 2]], 2, Some("general")))
-            .collect();
-        let score = score_of_a(&game, &again, Some(4), true);
-        assert_eq!((score.n, score.clusters, score.effective_n), (24, 4, 8.0));
-        // Agents that sample their first moves record longer openings; the pair is still one.
-        let sampled: Vec<GameRecord> =
-            (0..8).map(|i| record(i, &[moves[i / 2], "y", moves[i % 2]], 3, Some("general"))).collect();
-        assert_eq!(score_of_a(&game, &sampled, Some(4), true).clusters, 4);
-    }
 }

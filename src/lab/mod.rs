@@ -16,6 +16,7 @@
 //! - [`decide`]: how every test turns intervals into a verdict, a p value and the games it needs;
 //! - [`sequential`]: group-sequential looks with alpha spending, for claims that run until they decide;
 //! - [`sprt`]: the sequential probability ratio test on game pairs that accepts a change to an agent;
+//! - [`sprt_match`]: a match played in game pairs until that test decides, and agent A's score in a match;
 //! - [`claims`]: claim tests read on each kind of evidence, and the verdicts;
 //! - [`family`]: one multiplicity family across the findings table of several studies;
 //! - [`amendments`]: changes to claims after their games, on the record and enforced;
@@ -49,6 +50,7 @@ pub mod sequential;
 pub mod settle;
 pub mod solve;
 pub mod sprt;
+pub mod sprt_match;
 pub mod stats;
 pub mod store;
 pub mod study;

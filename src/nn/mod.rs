@@ -5,6 +5,7 @@
 //! The policy side of the encoding is [`Game::action_index`], the fixed action space per board;
 //! [`symmetry`] adds its mirror image.
 
+pub mod agreement;
 pub mod backprop;
 pub mod checkpoint;
 mod conv;

@@ -6,9 +6,10 @@
 //! - [`solver`]: proofs of won, lost and drawn nodes and their distances;
 //! - [`repetition`]: repetition draws along the game history and the tree path;
 //! - [`noise`]: Dirichlet root noise (gamma sampling);
+//! - [`root`]: the root policies (PUCT with noise, Gumbel): how the root explores, plays and teaches;
 //! - [`gumbel`]: Gumbel AlphaZero's root: sequential halving and the improved policy;
 //! - [`evaluator`]: the batch interface and the uniform and rollout evaluators;
-//! - [`mcts`]: the driver tying them together;
+//! - [`mcts`]: the driver tying them together: descents, batched evaluation, backup and proofs;
 //! - [`alphabeta`]: a classical search (iterative deepening, PVS, a transposition table, quiescence)
 //!   over the game's [`Tactics`](crate::game::tactics::Tactics), with a hand-written chess evaluation.
 
@@ -18,12 +19,14 @@ pub mod gumbel;
 pub mod mcts;
 pub mod noise;
 pub mod repetition;
+pub mod root;
 pub mod select;
 pub mod solver;
 pub mod tree;
 
 pub use evaluator::{Evaluations, Evaluator, LeafBatch, RolloutEvaluator, UniformEvaluator};
-pub use mcts::{Mcts, RootPolicy, SearchConfig, SearchOutput, SearchReport, move_temperature};
+pub use mcts::{Mcts, SearchConfig, SearchOutput, SearchReport, move_temperature};
 pub use noise::DirichletNoise;
+pub use root::RootPolicy;
 pub use select::Fpu;
 pub use solver::Proof;

@@ -8,12 +8,12 @@
 //! against one evaluator (self-play) can drive the two halves themselves with
 //! [`Mcts::gather_leaves`] and [`Mcts::absorb_evaluations`].
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 
 use super::evaluator::{Evaluations, Evaluator, LeafBatch};
-use super::gumbel::{GumbelRoot, RootMove};
-use super::noise::{DirichletNoise, add_dirichlet_noise};
+use super::gumbel::RootMove;
 use super::repetition::PathRepetition;
+use super::root::{RootPolicy, RootSearch, choose_by_visits};
 use super::select::{Fpu, first_play_value, mean_with_virtual_loss, puct_score};
 use super::solver::{Proof, combine};
 use super::tree::{NO_NODE, Node, NodeId, ROOT, Tree};
@@ -45,19 +45,6 @@ pub struct SearchConfig {
     pub contempt: f32,
 }
 
-/// The root's policy: how a search explores its root moves and which it plays (mctx's split of
-/// `muzero_policy` and `gumbel_muzero_policy`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum RootPolicy {
-    /// PUCT at the root as below it, with Dirichlet noise mixed into the root priors when given (for
-    /// the searches [`Mcts::set_budget`] marks as exploring); plays by visit counts.
-    Puct { noise: Option<DirichletNoise> },
-    /// Gumbel AlphaZero's root over `considered` moves ([`super::gumbel`]): plays the survivor of
-    /// sequential halving and ignores the move temperature; its tree is never reused, as its schedule
-    /// counts the visits of one search.
-    Gumbel { considered: u32 },
-}
-
 /// A finished search's answer: the move to play and the policy target over the root moves (visit
 /// shares, a Gumbel root's improved policy, or the proven move alone), the shares summing to one.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,10 +58,6 @@ pub struct SearchOutput<M> {
 pub fn move_temperature(plies: u32, opening_plies: u32, temperature: f32) -> f32 {
     if plies < opening_plies { 1.0 } else { temperature }
 }
-
-/// Improved-policy shares below this are left out of a policy target (they would only fill the
-/// replay window; the largest share is always above it).
-const MIN_POLICY_SHARE: f32 = 1e-3;
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
@@ -148,18 +131,14 @@ pub struct Mcts<G: Game> {
     /// The tree node of each queued leaf.
     pending: Vec<NodeId>,
     evaluations: Evaluations,
-    noise_samples: Vec<f64>,
-    /// Whether the root's noise or Gumbel schedule is in place (done once per root, once evaluated).
-    root_prepared: bool,
+    /// The root policy's state for the current root.
+    root: RootSearch,
     /// Whether the current searches' root gets its Dirichlet noise ([`Mcts::set_budget`]).
     explore_root: bool,
     /// A draw's value for side zero under contempt: `-contempt` when side zero searches, else
     /// `+contempt`. The tree's values hold it, so the tree is kept only for roots of that side.
     draw_value_zero: f32,
-    gumbel: GumbelRoot,
-    /// The root's evaluation for its player to move (the Gumbel root's mixed-value anchor).
-    root_raw_value: f32,
-    /// Scratch: the root moves as the Gumbel root sees them.
+    /// Scratch: the root moves as the root policy sees them.
     root_moves: Vec<RootMove>,
     /// The root moves to search (UCI's `go searchmoves`); empty: every legal move.
     root_only: Vec<G::Move>,
@@ -181,12 +160,9 @@ impl<G: Game> Mcts<G> {
             batch: LeafBatch::default(),
             pending: Vec::with_capacity(config.batch),
             evaluations: Evaluations::default(),
-            noise_samples: Vec::new(),
-            root_prepared: false,
+            root: RootSearch::new(config.root),
             explore_root: true,
             draw_value_zero: 0.0,
-            gumbel: GumbelRoot::default(),
-            root_raw_value: 0.0,
             root_moves: Vec::new(),
             root_only: Vec::new(),
         }
@@ -237,11 +213,11 @@ impl<G: Game> Mcts<G> {
         {
             if node != ROOT {
                 self.tree.reroot(node);
-                self.root_prepared = false;
+                self.root.renew();
             }
         } else {
             self.tree.clear();
-            self.root_prepared = false;
+            self.root.renew();
             let plies = moves.len() as u32;
             // A root that is a third occurrence ended the game already; nobody searches such a position.
             let outcome = judge(&self.game, &state, plies, false, &mut self.moves);
@@ -268,7 +244,7 @@ impl<G: Game> Mcts<G> {
 
     /// The node for the position after `moves`, if the tree holds it below the current root.
     fn reusable_node(&self, start: &G::State, moves: &[G::Move]) -> Option<NodeId> {
-        let reuse = self.config.reuse_tree && matches!(self.config.root, RootPolicy::Puct { .. });
+        let reuse = self.config.reuse_tree && self.config.root.reuses_tree();
         if !reuse || self.tree.is_empty() || self.start.as_ref() != Some(start) {
             return None;
         }
@@ -352,38 +328,19 @@ impl<G: Game> Mcts<G> {
         report
     }
 
-    /// Prepares the root once its priors are known, once per root: mixes in the Dirichlet noise of
-    /// an exploring PUCT search, or draws a Gumbel root's noise and lays out its schedule.
+    /// Prepares the root once its priors are known, once per root (its root policy's noise or
+    /// schedule, drawn from `rng`).
     fn prepare_root<R: Rng>(&mut self, rng: &mut R) {
-        if self.root_prepared || !self.tree.node(ROOT).evaluated {
+        if self.root.is_prepared() || !self.tree.node(ROOT).evaluated {
             return;
         }
-        match self.config.root {
-            RootPolicy::Gumbel { considered } => {
-                self.fill_root_moves();
-                let simulations = self.config.simulations;
-                self.gumbel.start(&self.root_moves, self.root_raw_value, considered, simulations, rng);
-                self.root_prepared = true;
-            }
-            RootPolicy::Puct { noise: Some(noise) } if self.explore_root => {
-                let range = self.tree.edge_range(ROOT);
-                let mut priors: Vec<f32> = self.tree.edges[range.clone()].iter().map(|e| e.prior).collect();
-                add_dirichlet_noise(&mut priors, noise, &mut self.noise_samples, rng);
-                for (edge, prior) in self.tree.edges[range].iter_mut().zip(priors) {
-                    edge.prior = prior;
-                }
-                self.root_prepared = true;
-            }
-            RootPolicy::Puct { .. } => {}
-        }
+        self.fill_root_moves();
+        let range = self.tree.edge_range(ROOT);
+        let (explore, simulations) = (self.explore_root, self.config.simulations);
+        self.root.prepare(&self.root_moves, &mut self.tree.edges[range], explore, simulations, rng);
     }
 
-    /// Whether the root's moves are chosen by the Gumbel root (configured and started).
-    fn gumbel_root(&self) -> bool {
-        matches!(self.config.root, RootPolicy::Gumbel { .. }) && self.root_prepared
-    }
-
-    /// The root moves' priors, visits and values for the Gumbel root, into `root_moves`.
+    /// The root moves' priors, visits and values as the root policy sees them, into `root_moves`.
     fn fill_root_moves(&mut self) {
         let mover = self.tree.node(ROOT).to_move;
         let mut moves = std::mem::take(&mut self.root_moves);
@@ -399,10 +356,13 @@ impl<G: Game> Mcts<G> {
         self.root_moves = moves;
     }
 
-    /// The Gumbel root's choice for the next descent (an index into the edge arena).
-    fn select_gumbel_edge(&mut self) -> usize {
+    /// The root policy's choice for the next descent (an index into the edge arena), where it picks.
+    fn select_root_edge(&mut self) -> Option<usize> {
+        if !self.root.picks_moves() {
+            return None;
+        }
         self.fill_root_moves();
-        self.tree.edge_range(ROOT).start + self.gumbel.select(&self.root_moves)
+        Some(self.tree.edge_range(ROOT).start + self.root.select(&self.root_moves)?)
     }
 
     /// Descends up to `wanted` times, queueing new leaves for the evaluator (see [`Mcts::leaves`]) and
@@ -460,7 +420,7 @@ impl<G: Game> Mcts<G> {
             let value = evaluations.values[leaf] + draw_value * evaluations.draws[leaf];
             let value = if value.is_finite() { value.clamp(-1.0, 1.0) } else { 0.0 };
             if id == ROOT {
-                self.root_raw_value = value;
+                self.root.set_raw_value(value);
             }
             let value = if node.to_move == Side::ZERO { value } else { -value };
             self.backup(id, value as f64, true);
@@ -496,11 +456,8 @@ impl<G: Game> Mcts<G> {
                 // Only a fresh root is unevaluated without being queued.
                 return if node.virtual_visits > 0 { Descent::Collision } else { Descent::Leaf(id) };
             }
-            let edge = if id == ROOT && self.gumbel_root() {
-                self.select_gumbel_edge()
-            } else {
-                self.select_edge(id)
-            };
+            let picked = if id == ROOT { self.select_root_edge() } else { None };
+            let edge = picked.unwrap_or_else(|| self.select_edge(id));
             let child = self.tree.edges[edge].child;
             if child == NO_NODE {
                 let child = self.create_child(id, edge);
@@ -673,322 +630,38 @@ impl<G: Game> Mcts<G> {
         Some(SearchOutput { mv, policy: self.policy_target(mv) })
     }
 
-    /// The visit shares of the root moves, or a Gumbel root's improved policy (shares below
-    /// [`MIN_POLICY_SHARE`] dropped); a proven root, or one without visits, teaches `chosen` alone.
+    /// The root policy's own target (a Gumbel root's improved policy), or the visit shares of the
+    /// root moves; a proven root, or one without visits, teaches `chosen` alone.
     fn policy_target(&mut self, chosen: G::Move) -> Vec<(G::Move, f32)> {
         let total: u32 = self.root_visits().map(|(_, v)| v).sum();
         if self.root_proof().is_proven() || total == 0 {
             return vec![(chosen, 1.0)];
         }
-        if self.gumbel_root() {
-            let mut improved = Vec::new();
+        if self.root.picks_moves() {
             self.fill_root_moves();
-            self.gumbel.improved_policy(&self.root_moves, &mut improved);
-            let kept: f32 = improved.iter().filter(|&&p| p >= MIN_POLICY_SHARE).sum();
-            let moves = self.root_visits().map(|(mv, _)| mv);
-            return moves
-                .zip(improved)
-                .filter(|&(_, p)| p >= MIN_POLICY_SHARE)
-                .map(|(mv, p)| (mv, p / kept))
-                .collect();
+            let moves = self.tree.edges_of(ROOT).iter().map(|e| e.mv);
+            if let Some(target) = self.root.target(&self.root_moves, moves) {
+                return target;
+            }
         }
         let visited = self.root_visits().filter(|&(_, visits)| visits > 0);
         visited.map(|(mv, visits)| (mv, visits as f32 / total as f32)).collect()
     }
 
-    /// The move to play after a search, `None` when the root has no move.
-    ///
-    /// A proven win plays its nearest winning move; proven losing moves are avoided while anything else
-    /// remains, and a proven loss plays the move that resists longest. Otherwise: the most visited move
-    /// at `temperature` 0, or a move drawn with probability ∝ visits^(1/temperature); a Gumbel root
-    /// plays the best of the moves that survived its halving.
+    /// The move to play after a search, `None` when the root has no move: the root policy's pick
+    /// (a Gumbel root plays the best survivor of its halving) unless the root is proven, else by the
+    /// visit counts and proofs ([`choose_by_visits`]).
     fn choose_move<R: Rng>(&mut self, temperature: f32, rng: &mut R) -> Option<G::Move> {
         let root = self.tree.node(ROOT);
-        if self.gumbel_root() && !root.proof.is_proven() && root.edge_count > 0 {
+        if self.root.picks_moves() && !root.proof.is_proven() && root.edge_count > 0 {
             self.fill_root_moves();
-            let edge = self.tree.edge_range(ROOT).start + self.gumbel.choose(&self.root_moves);
-            return Some(self.tree.edges[edge].mv);
-        }
-        let mover = root.to_move;
-        let edges = self.tree.edges_of(ROOT);
-        let proof_of = |e: &super::tree::Edge<G::Move>| match e.child {
-            NO_NODE => Proof::Unknown,
-            child => self.tree.node(child).proof,
-        };
-        let visits_of = |e: &super::tree::Edge<G::Move>| match e.child {
-            NO_NODE => 0,
-            child => self.tree.node(child).visits,
-        };
-        let plies_of = |e| match proof_of(e) {
-            Proof::Proven { plies, .. } => plies,
-            Proof::Unknown => 0,
-        };
-        if let Proof::Proven { winner: Some(w), .. } = root.proof {
-            return if w == mover {
-                let wins = edges.iter().filter(|e| proof_of(e).value_for(mover) == Some(1.0));
-                wins.min_by_key(|e| plies_of(e)).map(|e| e.mv)
-            } else {
-                edges.iter().max_by_key(|e| (plies_of(e), visits_of(e))).map(|e| e.mv)
-            };
-        }
-        let loses = |e| proof_of(e).value_for(mover) == Some(-1.0);
-        let all_lose = edges.iter().all(loses);
-        let candidates = || edges.iter().filter(move |e| all_lose || !loses(e));
-        if temperature > 0.0 {
-            let weight = |e| (visits_of(e) as f64).powf(1.0 / temperature as f64);
-            let total: f64 = candidates().map(weight).sum();
-            if total > 0.0 && total.is_finite() {
-                let mut target = rng.random::<f64>() * total;
-                for edge in candidates() {
-                    target -= weight(edge);
-                    if target < 0.0 {
-                        return Some(edge.mv);
-                    }
-                }
+            if let Some(index) = self.root.choose(&self.root_moves) {
+                return Some(self.tree.edges[self.tree.edge_range(ROOT).start + index].mv);
             }
         }
-        // Most visits; ties go to the higher prior, then to the first move.
-        candidates()
-            .fold(None, |best: Option<&super::tree::Edge<G::Move>>, e| match best {
-                Some(b) if (visits_of(b), b.prior) >= (visits_of(e), e.prior) => Some(b),
-                _ => Some(e),
-            })
-            .map(|e| e.mv)
+        choose_by_visits(&self.tree, temperature, rng)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use rand::SeedableRng;
-    use rand_pcg::Pcg64Mcg;
-
-    use super::*;
-    use crate::game::Reason;
-    use crate::search::{RolloutEvaluator, UniformEvaluator};
-
-    use crate::game::hunt::{HuntGame, HuntState};
-    use crate::game::testkit::hunt_game as hunt;
-
-    fn search<G: Game>(game: &G, position: &str, config: SearchConfig) -> (Mcts<G>, SearchReport) {
-        let start = game.parse_position(position).unwrap();
-        let mut mcts = Mcts::new(game.clone(), config);
-        mcts.set_position(&start, &[]);
-        let report = mcts.run(&mut UniformEvaluator, &mut Pcg64Mcg::seed_from_u64(1));
-        (mcts, report)
-    }
-
-    fn best<G: Game>(mcts: &mut Mcts<G>, position: &str) -> String {
-        let state = mcts.game().parse_position(position).unwrap();
-        let mv = mcts.choose_move(0.0, &mut Pcg64Mcg::seed_from_u64(1)).unwrap();
-        mcts.game().format_move(&state, mv)
-    }
-
-    fn config(simulations: u32, batch: usize) -> SearchConfig {
-        SearchConfig { simulations, batch, ..SearchConfig::default() }
-    }
-
-    #[test]
-    fn wins_in_one_are_found_and_proven() {
-        let cases = [
-            // The General one step from the apex.
-            ("sixteen-rebels", "G:c6;R:a1,b1,c1,d1,e1,a2;g", "c6-c7"),
-            // The move that takes the Rebels down to general_wins_at (4).
-            ("sixteen-rebels", "G:c2;R:b3,d3,a5,b5,d5,e5;g", "c2-c3xb3xd3"),
-            // The General next to the bottom row.
-            ("twenty-six-rebels", "G:c2;R:b5,d5,b9,c9,d9;g", "c2-c1"),
-        ];
-        for (spec, position, winning) in cases {
-            for batch in [1, 8] {
-                let game = hunt(spec);
-                let (mut mcts, report) = search(&game, position, config(400, batch));
-                assert_eq!(best(&mut mcts, position), winning, "{spec} {position} batch {batch}");
-                assert_eq!(report.proof, Proof::Proven { winner: Some(Side::ZERO), plies: 1 }, "{position}");
-                assert_eq!(report.value, 1.0);
-            }
-        }
-    }
-
-    #[test]
-    fn a_forced_win_in_three_is_proven_with_its_distance() {
-        let game = hunt("sixteen-rebels");
-        let position = "G:c5;R:a1,b1,c1,d1,e1;g";
-        let (mut mcts, report) = search(&game, position, config(20_000, 4));
-        assert_eq!(report.proof, Proof::Proven { winner: Some(Side::ZERO), plies: 3 });
-        assert!(report.simulations < 20_000, "the search stops once the root is proven");
-        assert_eq!(best(&mut mcts, position), "c5-c6");
-    }
-
-    #[test]
-    fn the_losing_side_sees_its_proven_loss() {
-        let game = hunt("sixteen-rebels");
-        // Rebels to move; whatever they do, the General reaches c7 next move.
-        let position = "G:c6;R:a1,b1,c1,d1,e1;r";
-        let (_, report) = search(&game, position, config(5_000, 1));
-        assert_eq!(report.proof, Proof::Proven { winner: Some(Side::ZERO), plies: 2 });
-        assert_eq!(report.value, -1.0);
-    }
-
-    #[test]
-    fn the_cap_is_a_draw_inside_the_tree() {
-        // One ply left before the cap: every move ends in a draw unless it wins at once.
-        let game = hunt("sixteen-rebels:max_plies=1");
-        let (_, report) = search(&game, "G:a1;R:c1,c2,c3,c4,c5,e5;g", config(1_000, 1));
-        assert_eq!(report.proof, Proof::Proven { winner: None, plies: 1 });
-    }
-
-    /// A line whose start stands twice in the history, the Rebels to move: e3-e4 would bring it a
-    /// third time.
-    fn repetition_ahead() -> (HuntGame, HuntState, crate::game::Playthrough<HuntGame>) {
-        let game = hunt("sixteen-rebels");
-        let start = game.parse_position("G:a1;R:c3,e5,e4,d5,c5;g").unwrap();
-        let mut line = crate::game::Playthrough::from_position(game.clone(), start);
-        for text in ["a1-a2", "e4-e3", "a2-a1", "e3-e4", "a1-a2", "e4-e3", "a2-a1"] {
-            line.play_text(text).unwrap();
-        }
-        (game, start, line)
-    }
-
-    #[test]
-    fn a_third_occurrence_inside_the_tree_is_a_draw() {
-        let (game, start, mut line) = repetition_ahead();
-        let mut mcts = Mcts::new(game.clone(), config(300, 1));
-        mcts.set_position(&start, line.moves());
-        mcts.run(&mut UniformEvaluator, &mut Pcg64Mcg::seed_from_u64(1));
-        let repeat = line.play_text("e3-e4").unwrap();
-        assert_eq!(line.outcome().map(|o| o.reason), Some(Reason::Repetition));
-        let child = mcts.tree().child_by_move(ROOT, repeat).expect("every root move is tried");
-        assert_eq!(mcts.tree().node(child).proof, Proof::Proven { winner: None, plies: 0 });
-    }
-
-    #[test]
-    fn batches_leave_no_virtual_loss_and_visits_add_up() {
-        let game = hunt("sixteen-rebels");
-        let start = game.start();
-        let mut mcts = Mcts::new(game.clone(), config(3_000, 16));
-        mcts.set_position(&start, &[]);
-        let report = mcts.run(
-            &mut RolloutEvaluator::new(crate::game::playout::RolloutPolicy::Uniform, 5),
-            &mut Pcg64Mcg::seed_from_u64(2),
-        );
-        assert_eq!(report.simulations, 3_000);
-        assert_eq!(report.root_visits, 3_000);
-        for (id, node) in mcts.tree().nodes.iter().enumerate() {
-            assert_eq!(node.virtual_visits, 0);
-            let below: u32 = mcts
-                .tree()
-                .edges_of(id as NodeId)
-                .iter()
-                .filter(|e| e.child != NO_NODE)
-                .map(|e| mcts.tree().node(e.child).visits)
-                .sum();
-            assert!(node.visits >= below + node.evaluated as u32 * (node.edge_count > 0) as u32);
-        }
-    }
-
-    #[test]
-    fn the_subtree_of_the_position_reached_is_reused() {
-        let game = hunt("sixteen-rebels");
-        let start = game.start();
-        let mut mcts = Mcts::new(game.clone(), config(2_000, 1));
-        let mut rng = Pcg64Mcg::seed_from_u64(3);
-        mcts.set_position(&start, &[]);
-        mcts.run(&mut UniformEvaluator, &mut rng);
-        let first = mcts.choose_move(0.0, &mut rng).unwrap();
-        let first_node = mcts.tree().child_by_move(ROOT, first).unwrap();
-        let reply_edge = mcts.tree().edges_of(first_node).iter().find(|e| e.child != NO_NODE).unwrap();
-        let (reply, kept) = (reply_edge.mv, mcts.tree().node(reply_edge.child).visits);
-        let mut state = start;
-        game.apply(&mut state, first);
-        game.apply(&mut state, reply);
-        mcts.set_position(&start, &[first, reply]);
-        assert_eq!(mcts.tree().node(ROOT).visits, kept);
-        assert_eq!(mcts.tree().node(ROOT).state, state);
-        assert_eq!(mcts.tree().node(ROOT).parent, NO_NODE);
-        let report = mcts.run(&mut UniformEvaluator, &mut rng);
-        assert_eq!(report.root_visits, kept + 2_000);
-        // A position outside the tree starts afresh.
-        mcts.set_position(&start, &[]);
-        assert_eq!(mcts.tree().nodes.len(), 1);
-    }
-
-    #[test]
-    fn root_noise_keeps_priors_a_distribution() {
-        let game = hunt("sixteen-rebels");
-        let noise = DirichletNoise { alpha: 0.3, epsilon: 0.25 };
-        let config = SearchConfig { root: RootPolicy::Puct { noise: Some(noise) }, ..config(200, 1) };
-        let (mcts, _) = search(&game, "G:c3;R:a1,b1,c1,d1,e1,a5,e5;g", config);
-        let priors: Vec<f32> = mcts.tree().edges_of(ROOT).iter().map(|e| e.prior).collect();
-        assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
-        let uniform = 1.0 / priors.len() as f32;
-        assert!(priors.iter().any(|&p| (p - uniform).abs() > 1e-3), "{priors:?}");
-    }
-
-    #[test]
-    fn a_gumbel_root_halves_its_considered_moves() {
-        let game = hunt("sixteen-rebels");
-        let start = game.start();
-        let root = RootPolicy::Gumbel { considered: 4 };
-        let mut mcts = Mcts::new(game.clone(), SearchConfig { root, ..config(64, 4) });
-        let mut rng = Pcg64Mcg::seed_from_u64(5);
-        mcts.set_position(&start, &[]);
-        let rollouts = crate::game::playout::RolloutPolicy::Uniform;
-        mcts.run(&mut RolloutEvaluator::new(rollouts, 5), &mut rng);
-        // One simulation evaluated the root; four moves got 8 each, then two shared the other 31.
-        let mut visits: Vec<u32> = mcts.root_visits().map(|(_, v)| v).filter(|&v| v > 0).collect();
-        visits.sort_unstable();
-        assert_eq!(visits, [8, 8, 23, 24]);
-        let SearchOutput { mv: chosen, policy } = mcts.output(0.0, &mut rng).unwrap();
-        assert!(policy.len() <= mcts.root_visits().count() && policy.len() >= 4, "{}", policy.len());
-        assert!((policy.iter().map(|(_, p)| p).sum::<f32>() - 1.0).abs() < 1e-5);
-        assert_eq!(mcts.root_visits().find(|&(mv, _)| mv == chosen).unwrap().1, 24);
-        // The schedule counts one search's visits, so the tree is never kept.
-        mcts.set_position(&start, &[chosen]);
-        assert_eq!(mcts.tree().nodes.len(), 1);
-    }
-
-    /// Every leaf valued `value` for its player to move, with draw probability `draw`.
-    struct ConstantEvaluator {
-        value: f32,
-        draw: f32,
-    }
-
-    impl<G: Game> Evaluator<G> for ConstantEvaluator {
-        fn evaluate(&mut self, _game: &G, _leaves: &LeafBatch<G>, out: &mut Evaluations) {
-            out.priors.fill(1.0);
-            out.values.fill(self.value);
-            out.draws.fill(self.draw);
-        }
-    }
-
-    #[test]
-    fn contempt_turns_the_searcher_away_from_a_repetition_draw() {
-        let (game, start, line) = repetition_ahead();
-        // The Rebels to move: e3-e4 draws by repetition; after any other move the General stands a
-        // little better (0.2 for him, −0.2 for the Rebels).
-        let chosen = |contempt: f32| {
-            let config = SearchConfig { contempt, ..config(2_000, 1) };
-            let mut mcts = Mcts::new(game.clone(), config);
-            mcts.set_position(&start, line.moves());
-            let mut evaluator = ConstantEvaluator { value: 0.2, draw: 0.0 };
-            mcts.run(&mut evaluator, &mut Pcg64Mcg::seed_from_u64(1));
-            let mv = mcts.choose_move(0.0, &mut Pcg64Mcg::seed_from_u64(1)).unwrap();
-            game.format_move(line.state(), mv)
-        };
-        assert_eq!(chosen(0.0), "e3-e4", "a draw (0) beats −0.2");
-        assert_ne!(chosen(0.5), "e3-e4", "a draw worth −0.5 does not");
-    }
-
-    #[test]
-    fn contempt_values_the_evaluators_draws_against_the_searching_side() {
-        let game = hunt("sixteen-rebels");
-        let start = game.start();
-        for (contempt, expected) in [(0.0, 0.0), (0.3, -0.3)] {
-            let mut mcts = Mcts::new(game.clone(), SearchConfig { contempt, ..config(300, 1) });
-            mcts.set_position(&start, &[]);
-            // Every leaf a sure draw, whichever side is to move there.
-            let mut evaluator = ConstantEvaluator { value: 0.0, draw: 1.0 };
-            let report = mcts.run(&mut evaluator, &mut Pcg64Mcg::seed_from_u64(1));
-            assert!((report.value - expected).abs() < 1e-4, "contempt {contempt}: {}", report.value);
-        }
-    }
-}
+mod tests;
