@@ -9,6 +9,7 @@ mod cli;
 mod described;
 mod ecosystem;
 mod golden;
+mod guide;
 mod hunt_reference;
 mod hunt_rules;
 mod imperial_rules;
