@@ -91,7 +91,10 @@ impl Bar {
 
 impl Progress for Bar {
     fn begin(&self, games: u64) {
+        // Each round of a study that grows its cells counts its own games from 0.
         self.bar.set_length(games);
+        self.bar.set_position(0);
+        self.bar.reset_eta();
         if self.log.is_some() {
             eprintln!("{games} games to play");
         }

@@ -503,7 +503,8 @@ fn claims(w: &mut String, r: &StudyResults) {
          or, where the studies were read together, every reading of the findings table). A reading whose outcome the \
          rules or the values fix whatever the data is *not informative* and decides nothing. A decisive verdict is \
          *not yet stable* where the rung it is compared with reads otherwise (the rung below the top, or, where the \
-         ratings do not separate the two, the next rung down that they separate), or where another ladder's top \
+         ratings do not separate the two, the next rung down that they separate; under a sequential design it is \
+         read at the same looks, and grows with them once the top has decided), or where another ladder's top \
          rung, rated within the deciding rung's interval or above it, reads otherwise. It *depends on skill* where, \
          instead, three or more rungs, each separated in rating from the next, show the claim's statistic moving one \
          way as the rating rises (its curve is charted). Games stopped at the ply cap \
@@ -690,9 +691,10 @@ fn reading_detail(w: &mut String, x: &super::claims::Reading) {
         let _ = writeln!(w, "  - rated {:.0} Elo [{:.0}, {:.0}]", rating.elo, rating.low, rating.high);
     }
     if let Some(below) = &x.below {
+        let look = below.look.as_deref().map_or(String::new(), |look| format!(" ({look})"));
         let _ = writeln!(
             w,
-            "  - compared with {} ({}): {} — {}",
+            "  - compared with {} ({}): {} — {}{look}",
             below.rung,
             below.why,
             below.measurement,

@@ -94,6 +94,18 @@ fn settle(results: &StudyResults, claim: &ClaimResult) -> Open {
 fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>) {
     let next_look = reading.look.as_deref().is_some_and(|l| l.contains("still to play"));
     let design = if next_look { "; its sequential design plays the next look on the next run" } else { "" };
+    // A reading its own test decides that Holm's correction across the family does not.
+    let corrected = match (reading.raw.decisive() && !reading.adjusted.decisive(), reading.p_value) {
+        (true, Some(p)) => {
+            let after =
+                reading.p_table.or(reading.p_holm).map_or(String::new(), |q| format!(", p = {q:.3} after"));
+            format!(
+                "its own test says {} (p = {p:.3}) but Holm's correction does not{after}; ",
+                reading.raw.as_str()
+            )
+        }
+        _ => String::new(),
+    };
     match (reading.games, reading.to_decide) {
         (Some(read), Some(needed)) if needed > read => {
             let extra = needed - read;
@@ -103,13 +115,27 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
                 [one] => format!(" in its cell ({one})"),
                 many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
             };
+            // A design played to its last look allows no more games: more need a new design, filed.
+            let beyond = if at_last_look(reading) {
+                "its sequential design has played its last look, so more games need a new design filed as an \
+                 amendment: a fixed design would need "
+            } else {
+                ""
+            };
             (
                 format!(
-                    "{needed:.0} games per cell at the measured effect (power 0.8), {read:.0} read: {extra:.0} more{cells}{design}"
+                    "{corrected}{beyond}{needed:.0} games per cell at the measured effect (power 0.8), {read:.0} read: {extra:.0} more{cells}{design}"
                 ),
                 price,
             )
         }
+        (Some(read), _) if !corrected.is_empty() => (
+            format!(
+                "{corrected}the games it read ({read:.0} per cell) already reach power 0.8 at the measured effect for its \
+                 own test, so it is the other readings of the family that hold it back{design}"
+            ),
+            None,
+        ),
         (Some(read), _) => {
             let detect =
                 reading.detectable.as_deref().map_or(String::new(), |d| format!(" (these detect {d})"));
@@ -125,9 +151,39 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
     }
 }
 
+/// Whether a sequential reading stopped at its design's last look (`look K of K …`).
+fn at_last_look(reading: &Reading) -> bool {
+    let Some(look) = reading.look.as_deref() else { return false };
+    let words: Vec<&str> = look.split_whitespace().collect();
+    matches!(words.as_slice(), ["look", k, "of", n, ..] if k == n)
+}
+
 /// What would show a verdict that moves between rungs stable or a curve: the cross-play that would
 /// tell the top rungs apart, or a rung above the top.
 fn stability(results: &StudyResults, reading: &Reading) -> (String, Option<f64>) {
+    // A compared rung read at a design's looks, short of its last: the next run plays its next look.
+    if let Some(below) = reading.below.as_ref().filter(|b| !b.next.is_empty()) {
+        let cells: Vec<String> = below.next.iter().map(|(id, _)| id.clone()).collect();
+        let seconds: Option<f64> = below
+            .next
+            .iter()
+            .map(|(id, games)| {
+                let cell = results.cells.iter().find(|c| &c.id == id)?;
+                let extra = games.saturating_sub(cell.games) as f64;
+                cpu_per_game(cell.seconds, cell.games, results.threads).map(|s| s * extra)
+            })
+            .sum();
+        let games = below.next.first().map_or(0, |(_, games)| *games);
+        return (
+            format!(
+                "the compared rung's next look ({}): its cells ({}) grown to {games} games, which the sequential \
+                 design plays on the next run",
+                below.rung,
+                cells.join(", ")
+            ),
+            seconds.map(|s| s / 3600.0),
+        );
+    }
     if let Some(gap) = &reading.unseparated {
         let pair = results
             .pairs
@@ -279,6 +335,33 @@ mod tests {
         // No difference, or no games: no number of games separates them.
         assert_eq!(games_to_separate(80.0, 0.0, -40.0, 40.0), None);
         assert_eq!(games_to_separate(0.0, 30.0, -40.0, 100.0), None);
+    }
+
+    /// A design played to its last look says that more games need a new design; one short of it says
+    /// that its next look plays; a reading Holm demotes says so, with both p values.
+    #[test]
+    fn more_games_say_where_the_design_stands_and_what_holm_did() {
+        use crate::lab::claims::Reading;
+        use crate::lab::study::EvidenceKind;
+        let record = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/studies/quick/results.json");
+        let results: StudyResults = serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+        let mut reading =
+            Reading::new(EvidenceKind::Network, "net".into(), "m".into(), Verdict::Contradicted);
+        reading.adjusted = Verdict::Inconclusive;
+        (reading.p_value, reading.p_table) = (Some(0.013), Some(0.051));
+        (reading.games, reading.to_decide) = (Some(3200.0), Some(3857.0));
+        reading.look = Some("look 4 of 4 (8× the planned games): decided".into());
+        let (text, _) = more_games(&results, &reading);
+        assert!(text.contains("says contradicted (p = 0.013)") && text.contains("p = 0.051 after"), "{text}");
+        assert!(text.contains("last look") && text.contains("3857 games per cell"), "{text}");
+        reading.look =
+            Some("look 2 of 4 (2× the planned games): undecided; the next look is still to play".into());
+        (reading.raw, reading.adjusted) = (Verdict::Inconclusive, Verdict::Inconclusive);
+        let (text, _) = more_games(&results, &reading);
+        assert!(
+            !text.contains("last look") && !text.contains("Holm") && text.contains("next look"),
+            "{text}"
+        );
     }
 
     #[test]

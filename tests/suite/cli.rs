@@ -256,7 +256,7 @@ fn match_opens_with_the_openings_of_a_studys_games() {
     assert!(output.status.success(), "{}", stderr(&output));
     let printed = stdout(&output);
     assert!(
-        printed.contains("openings: 3 of the 1600 openings of docs/studies/sixteen/games.jsonl.gz"),
+        printed.contains("openings: 3 of the 3200 openings of docs/studies/sixteen/games.jsonl.gz"),
         "{printed}"
     );
     // Five games from three openings: A's score is read with the pairs of seats as units.
@@ -341,9 +341,9 @@ fn match_sprt_stops_when_the_pairs_decide() {
     assert_eq!(undecided["games"], 16);
 
     let args = ["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--book", SIXTEEN_GAMES];
-    // Without --games, each of the book's 1600 openings (its first cell's: C8's design grew it) at most once.
+    // Without --games, each of the book's 3200 openings (its first cell's: C2's and C8's designs grew it) at most once.
     let printed = stdout(&run(&[&args[..], &["--sprt=-2,2"]].concat()));
-    assert!(printed.contains("no decision after 1600 pairs, the most --games allows"), "{printed}");
+    assert!(printed.contains("no decision after 3200 pairs, the most --games allows"), "{printed}");
     let printed = stdout(&run(&[&args[..], &["--sprt=-5,5", "--games", "16"]].concat()));
     assert!(
         printed.contains(
@@ -380,7 +380,7 @@ fn match_sprt_stops_when_the_pairs_decide() {
         (true, &["--sprt", "5,0"], "elo0 below elo1"),
         (true, &["--sprt", "0"], "expected ELO0,ELO1"),
         (true, &["--sprt", "-10,0", "--games", "9"], "--games must be even"),
-        (true, &["--sprt", "0,5", "--games", "3202"], "holds 1600 openings: --games may be at most 3200"),
+        (true, &["--sprt", "0,5", "--games", "6402"], "holds 3200 openings: --games may be at most 6400"),
         (false, &["--sprt", "0,5", "--opening", "3"], "--sprt with --opening needs --games"),
         (false, &["--sprt", "0,5"], "it needs --book GAMES, or --opening PLIES"),
     ];

@@ -211,6 +211,13 @@ pub struct Below {
     /// separate from the top.
     #[serde(default)]
     pub why: String,
+    /// Where its sequential reading stopped (a claim with a design reads the compared rung at the
+    /// same looks as the top, so that the two verdicts rest on alike games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<String>,
+    /// Its cells to grow for its next look, once the top has decided.
+    #[serde(skip)]
+    pub next: Vec<(String, u32)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -245,13 +252,17 @@ pub struct ClaimResult {
 }
 
 impl ClaimResult {
-    /// Cells the verdict-giving reading needs grown (sequential designs only).
+    /// Cells the verdict-giving reading needs grown (sequential designs only): the top rung's until it
+    /// decides, then the compared rung's until that one decides too or reaches the last look.
     pub fn growth(&self) -> Vec<(String, u32)> {
         let from = self.evidence;
         self.readings
             .iter()
             .filter(|r| Some(r.kind) == from && r.weak.is_none())
-            .flat_map(|r| r.next.clone())
+            .flat_map(|r| {
+                let below = r.below.as_ref().filter(|_| r.raw.decisive()).map(|b| b.next.clone());
+                r.next.iter().cloned().chain(below.into_iter().flatten())
+            })
             .collect()
     }
 }
@@ -467,7 +478,7 @@ fn ladder_reading(
         .map(|(m, &r)| cell_id(&m.variant, &evidence.study.labels[r]))
         .collect();
     if at_top && !every {
-        reading.below = below_reading(evidence, ladder, test, &measures);
+        reading.below = below_reading(evidence, ladder, test, &measures, design);
         reading.curve = skill_curve(evidence, ladder, test, &measures);
         reading.unseparated = unseparated_top(evidence, ladder);
     }
@@ -621,24 +632,48 @@ fn compared_rung(evidence: &Evidence, ladder: &Ladder) -> Option<(usize, String,
 }
 
 /// The test on the rung a decisive top-rung verdict of `ladder` is compared with ([`compared_rung`]),
-/// at its planned games.
+/// at its planned games, or, under a sequential design, at the design's looks as the top is read.
 fn below_reading(
     evidence: &Evidence,
     ladder: &Ladder,
     test: &ClaimTest,
     measures: &[&Measure],
+    design: Option<&Design>,
 ) -> Option<Below> {
     let (below, why, step) = compared_rung(evidence, ladder)?;
-    let ms: Vec<Measured> = measures
-        .iter()
-        .map(|m| evidence.measure(m, below, evidence.planned(below) as usize))
-        .collect::<Option<_>>()?;
-    let plan = Plan { games: evidence.planned(below) };
-    let t = level_test(test, &ms, &plan);
-    let raw = gate(decide_fixed(&t).raw, &t);
+    let label = evidence.study.labels[below].clone();
+    let read = |multiple: f64, whole: bool| -> Option<Vec<Measured>> {
+        let games = (evidence.planned(below) * multiple).round() as usize;
+        measures
+            .iter()
+            .map(|m| {
+                let measured = evidence.measure(m, below, games)?;
+                (!whole || measured.games as usize >= games).then_some(measured)
+            })
+            .collect()
+    };
+    let (measurement, raw, look, next) = match design {
+        None => {
+            let ms = read(1.0, false)?;
+            let t = level_test(test, &ms, &Plan { games: evidence.planned(below) });
+            (t.text.clone(), gate(decide_fixed(&t).raw, &t), None, Vec::new())
+        }
+        Some(design) => {
+            let last = *design.looks.last().expect("a look");
+            let plan = Plan { games: evidence.planned(below) * last };
+            let rungs = vec![below; measures.len()];
+            let reading = sequential_reading(ladder.kind, label.clone(), design, &|k| {
+                read(design.looks[k], true).map(|ms| {
+                    let cells = grow_cells(evidence, measures, &rungs, design, k);
+                    (level_test(test, &ms, &plan).into_owned_parts(), cells)
+                })
+            })?;
+            (reading.measurement, reading.raw, reading.look, reading.next)
+        }
+    };
     // No rung separated from the top: the verdict cannot be shown stable, whatever that rung reads.
     let raw = if step { raw } else { Verdict::NotYetStable };
-    Some(Below { rung: evidence.study.labels[below].clone(), measurement: t.text.clone(), raw, why })
+    Some(Below { rung: label, measurement, raw, why, look, next })
 }
 
 /// A reading with a single look.

@@ -632,6 +632,54 @@ fn a_sequential_claim_keeps_its_type_i_error() {
     assert!(power > 150, "power {power} of 200");
 }
 
+/// Under a sequential design the rung compared with the top is read at the same looks: a top that
+/// decides at its first look while the rung below cannot yet tell is not yet stable, and the run grows
+/// the rung below look by look until it decides (here: the same way, so the verdict stands), or the
+/// last look leaves it undecided.
+#[test]
+fn the_compared_rung_grows_with_the_design_until_it_decides() {
+    let claim = "[[claims]]\nid = \"C8\"\nquote = \"q\"\ntest = { kind = \"near\", measure = { variant = \"a\", side = \"rebels\" }, target = 0.5, margin = 0.2 }\nsequential = [1, 2, 4]\n";
+    let s = study(&["a"], &[("mcts:sims=8", 100), ("mcts:sims=16", 100)], claim);
+    // `blocks` × 100 games, each hundred with `wins` (so that every prefix of hundreds reads alike).
+    let hundreds = |blocks: usize, wins: [usize; 2]| -> Vec<GameStats> {
+        (0..blocks)
+            .flat_map(|b| {
+                games(100, wins, 40, [0, 0]).into_iter().map(move |mut g| {
+                    g.game_key += 100 * b as u64;
+                    g.cluster += 100 * b as u64;
+                    g
+                })
+            })
+            .collect()
+    };
+    let judge = |below: Vec<GameStats>| {
+        let stats = [vec![below, hundreds(1, [50, 50])]];
+        Fixture::new(&s, &stats).judge().remove(0)
+    };
+    let first = judge(hundreds(1, [38, 62]));
+    assert_eq!(first.readings[0].raw, Verdict::Supported, "{first:?}");
+    assert_eq!(first.verdict, Verdict::NotYetStable, "{first:?}");
+    assert_eq!(first.growth(), vec![(cell_id("a", "r0"), 200)], "the rung below grows, the top does not");
+    let second = judge(hundreds(2, [38, 62]));
+    assert_eq!(second.verdict, Verdict::NotYetStable, "{second:?}");
+    assert_eq!(second.growth(), vec![(cell_id("a", "r0"), 400)]);
+    let last = judge(hundreds(4, [38, 62]));
+    assert_eq!(last.verdict, Verdict::Supported, "{last:?}");
+    assert!(
+        last.readings[0]
+            .below
+            .as_ref()
+            .and_then(|b| b.look.as_deref())
+            .is_some_and(|l| l.contains("look 3 of 3"))
+    );
+    assert!(last.growth().is_empty());
+    // A rung below that sits on the margin stays undecided at the last look: not yet stable, and the
+    // run stops growing it.
+    let undecided = judge(hundreds(4, [30, 70]));
+    assert_eq!(undecided.verdict, Verdict::NotYetStable, "{undecided:?}");
+    assert!(undecided.growth().is_empty());
+}
+
 /// Stability, rule one: where the ratings do not separate the top rung from the rung below, the
 /// verdict is compared with the next rung down that they separate.
 #[test]
