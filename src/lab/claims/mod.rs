@@ -429,22 +429,12 @@ fn ladder_reading(
         vec![measures.iter().map(|m| evidence.rung(ladder, m)).collect::<Option<Vec<_>>>()?]
     };
     let rungs = &rungs[0];
-    // The first `multiple` × planned games of each cell; all of them must be there when `whole`.
-    let read = |multiple: f64, whole: bool| -> Option<Vec<Measured>> {
-        let pairs: Vec<(&Measure, usize)> = if every {
-            rungs.iter().map(|&r| (measures[0], r)).collect()
-        } else {
-            measures.iter().copied().zip(rungs.iter().copied()).collect()
-        };
-        pairs
-            .iter()
-            .map(|&(m, r)| {
-                let games = (evidence.planned(r) * multiple).round() as usize;
-                let measured = evidence.measure(m, r, games)?;
-                (!whole || measured.games as usize >= games).then_some(measured)
-            })
-            .collect()
+    let pairs: Vec<(&Measure, usize)> = if every {
+        rungs.iter().map(|&r| (measures[0], r)).collect()
+    } else {
+        measures.iter().copied().zip(rungs.iter().copied()).collect()
     };
+    let read = |multiple: f64, whole: bool| measured_at(evidence, &pairs, multiple, whole);
     let top = *rungs.iter().max_by_key(|&&r| ladder.rungs.iter().position(|&x| x == r))?;
     let planned_last = design.map_or(1.0, |d| *d.looks.last().expect("a look"));
     let plan = Plan { games: evidence.planned(top) * planned_last };
@@ -483,6 +473,24 @@ fn ladder_reading(
         reading.unseparated = unseparated_top(evidence, ladder);
     }
     Some(reading)
+}
+
+/// Each measure at its rung over the first `multiple` × planned games of the cell; `None` where a
+/// measure has no reading, or, when `whole`, where the cell does not yet hold all of those games.
+fn measured_at(
+    evidence: &Evidence,
+    pairs: &[(&Measure, usize)],
+    multiple: f64,
+    whole: bool,
+) -> Option<Vec<Measured>> {
+    pairs
+        .iter()
+        .map(|&(m, r)| {
+            let games = (evidence.planned(r) * multiple).round() as usize;
+            let measured = evidence.measure(m, r, games)?;
+            (!whole || measured.games as usize >= games).then_some(measured)
+        })
+        .collect()
 }
 
 /// The test down `ladder` from its top rung, through each next rung down that the ratings separate
@@ -642,16 +650,8 @@ fn below_reading(
 ) -> Option<Below> {
     let (below, why, step) = compared_rung(evidence, ladder)?;
     let label = evidence.study.labels[below].clone();
-    let read = |multiple: f64, whole: bool| -> Option<Vec<Measured>> {
-        let games = (evidence.planned(below) * multiple).round() as usize;
-        measures
-            .iter()
-            .map(|m| {
-                let measured = evidence.measure(m, below, games)?;
-                (!whole || measured.games as usize >= games).then_some(measured)
-            })
-            .collect()
-    };
+    let pairs: Vec<(&Measure, usize)> = measures.iter().map(|&m| (m, below)).collect();
+    let read = |multiple: f64, whole: bool| measured_at(evidence, &pairs, multiple, whole);
     let (measurement, raw, look, next) = match design {
         None => {
             let ms = read(1.0, false)?;
