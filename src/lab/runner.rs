@@ -257,9 +257,10 @@ pub struct Finished {
     pub cells: Vec<CellResult>,
 }
 
-/// Plays what is missing of `study` into `out` and gathers the results (the report is written by
-/// [`super::report::write_all`]). A claim with a sequential design that is undecided short of its last
-/// look grows the cells it reads, a round at a time, until it is decided or reaches that look.
+/// Plays what is missing of `study` into `out` and gathers the results (the caller writes the report
+/// with [`super::report::write_all`]). A claim with a sequential design that is undecided short of its
+/// last look grows the cells it reads, a round at a time, until it is decided or reaches that look; the
+/// report of each look that grows is written into `out` before the next look's games.
 pub fn run_study(
     study: &LoadedStudy,
     out: &Path,
@@ -304,15 +305,19 @@ pub fn run_study(
                 grew = true;
             }
         }
+        super::amendments::record(study, previous.as_ref().map(|p| p.claims.as_slice()), &mut results.claims);
+        let finished = Finished { results, cells: done };
         if !grew {
-            super::amendments::record(
-                study,
-                previous.as_ref().map(|p| p.claims.as_slice()),
-                &mut results.claims,
-            );
-            return Ok(Finished { results, cells: done });
+            return Ok(finished);
         }
-        progress.note("a sequential claim is undecided: growing its cells for the next look");
+        // A look's record and report are written before the next look's games, so a study stopped
+        // during hours of growth leaves the report of its last whole look, not of its first.
+        super::report::write_all(out, &finished)?;
+        progress.note(&format!(
+            "a sequential claim is undecided: growing its cells for the next look (this look's report: {})",
+            out.join("report.md").display()
+        ));
+        done = finished.cells;
     }
 }
 

@@ -215,6 +215,62 @@ fn a_cell_is_saved_a_round_at_a_time() {
     assert_eq!(*peek.saved.lock().unwrap(), Some(32), "the first round was saved before the 33rd game ended");
 }
 
+/// A claim with a sequential design that is undecided at its first look grows its cell for the next,
+/// and the first look's record and report are on disk before the second look's games: a study stopped
+/// during hours of growth keeps the report of its last whole look.
+#[test]
+fn each_look_is_reported_before_the_next_looks_games() {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct Peek {
+        dir: PathBuf,
+        done: AtomicUsize,
+        seen: Mutex<Option<(usize, bool)>>,
+    }
+    impl rebel_zero::lab::Progress for Peek {
+        fn game_done(&self) {
+            // The fifth game is the second look's first: the report of the first look's 4 is written.
+            if self.done.fetch_add(1, Ordering::SeqCst) + 1 == 5 {
+                let games = std::fs::read_to_string(self.dir.join("games.jsonl")).unwrap_or_default();
+                let report = std::fs::read_to_string(self.dir.join("report.md")).unwrap_or_default();
+                *self.seen.lock().unwrap() = Some((games.lines().count(), report.contains("### S1")));
+            }
+        }
+    }
+    // Four games cannot put a score's interval at the first look's O'Brien-Fleming boundary (z = 2.96)
+    // wholly on either side of one half, so the design must look again. Murray's rules have no table,
+    // so no machine's cache can show the random rung wrong and stop the growth.
+    let study = Study::from_text(
+        r#"
+name = "looks"
+seed = 3
+min_games = 4
+
+[[variants]]
+name = "general-first"
+spec = "murray-rebels"
+
+[[skills]]
+agent = "random"
+games = 4
+
+[[claims]]
+id = "S1"
+quote = "the Rebels score at least half"
+test = { kind = "threshold", measure = { variant = "general-first", side = "rebels" }, op = "at_least", value = 0.5 }
+sequential = [1, 2]
+"#,
+    )
+    .unwrap();
+    let dir = scratch("balance-looks");
+    let options = RunOptions { threads: 1, command: "test".into(), file: "looks.toml".into() };
+    let peek = Peek { dir: dir.clone(), done: AtomicUsize::new(0), seen: Mutex::new(None) };
+    let finished = run_study(&study, &dir, &options, &peek).unwrap();
+    assert_eq!(finished.cells[0].records.len(), 8, "the cell grew to the second look");
+    assert_eq!(*peek.seen.lock().unwrap(), Some((4, true)), "the first look's record and report");
+}
+
 /// Every game of a rung's own cell opens from the variant's book, one opening per game, and the
 /// cross-play plays each opening twice, each rung in each seat.
 #[test]
