@@ -173,7 +173,12 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         println!("cell {id}: {state} in {}", crate::lab::store::cells_dir(&out).display());
         return Ok(());
     }
-    let finished = run_study(&study, &out, &options, &progress)
+    let report_the_look = |finished: &crate::lab::Finished| {
+        write_all(&out, finished)?;
+        progress.note(&format!("wrote the report of this look: {}", out.join("report.md").display()));
+        Ok(())
+    };
+    let finished = run_study(&study, &out, &options, &progress, &report_the_look)
         .map_err(|e| if e.is::<crate::lab::amendments::Unamended>() { super::common::usage(e) } else { e })?;
     progress.bar.finish_and_clear();
     write_all(&out, &finished)?;

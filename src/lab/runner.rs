@@ -259,13 +259,16 @@ pub struct Finished {
 
 /// Plays what is missing of `study` into `out` and gathers the results (the caller writes the report
 /// with [`super::report::write_all`]). A claim with a sequential design that is undecided short of its
-/// last look grows the cells it reads, a round at a time, until it is decided or reaches that look; the
-/// report of each look that grows is written into `out` before the next look's games.
+/// last look grows the cells it reads, a round at a time, until it is decided or reaches that look;
+/// `at_each_look` is given the results of every look that grows before the next look's games (the CLI
+/// writes its report, so a study stopped during hours of growth keeps the report of its last whole
+/// look, not of its first).
 pub fn run_study(
     study: &LoadedStudy,
     out: &Path,
     options: &RunOptions,
     progress: &dyn Progress,
+    at_each_look: &dyn Fn(&Finished) -> anyhow::Result<()>,
 ) -> anyhow::Result<Finished> {
     let clock = Instant::now();
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
@@ -310,13 +313,8 @@ pub fn run_study(
         if !grew {
             return Ok(finished);
         }
-        // A look's record and report are written before the next look's games, so a study stopped
-        // during hours of growth leaves the report of its last whole look, not of its first.
-        super::report::write_all(out, &finished)?;
-        progress.note(&format!(
-            "a sequential claim is undecided: growing its cells for the next look (this look's report: {})",
-            out.join("report.md").display()
-        ));
+        at_each_look(&finished)?;
+        progress.note("a sequential claim is undecided: growing its cells for the next look");
         done = finished.cells;
     }
 }

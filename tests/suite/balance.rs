@@ -135,7 +135,7 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
     let dir = scratch("balance-resume");
     let study = Study::from_text(TINY).unwrap();
     let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
-    let first = run_study(&study, &dir, &options, &Silent).unwrap();
+    let first = run_study(&study, &dir, &options, &Silent, &|_| Ok(())).unwrap();
     write_all(&dir, &first).unwrap();
     assert_eq!(first.results.played.len(), 7, "six cells and the rungs' cross-play");
     // A stop: one cell's file never got written, another was left as a half-written temporary.
@@ -147,7 +147,7 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
             cell[key].as_array_mut().unwrap().truncate(2);
         }
     });
-    let second = run_study(&study, &dir, &options, &Silent).unwrap();
+    let second = run_study(&study, &dir, &options, &Silent, &|_| Ok(())).unwrap();
     assert_eq!(second.results.played, ["general-first@random", "rebels-first@m16", "murray@random"]);
     assert_eq!(
         second.cells.iter().map(|c| &c.records).collect::<Vec<_>>(),
@@ -166,16 +166,16 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
     assert_eq!(strip(&second.results), strip(&first.results));
     // More planned games play only the new ones, game for game as one run of them would.
     let more = Study::from_text(&TINY.replace("games = 4", "games = 7")).unwrap();
-    let third = run_study(&more, &dir, &options, &Silent).unwrap();
+    let third = run_study(&more, &dir, &options, &Silent, &|_| Ok(())).unwrap();
     assert_eq!(third.results.played, ["general-first@m16", "rebels-first@m16", "murray@m16"]);
     let fresh = scratch("balance-resume-fresh");
-    let whole = run_study(&more, &fresh, &options, &Silent).unwrap();
+    let whole = run_study(&more, &fresh, &options, &Silent, &|_| Ok(())).unwrap();
     for (grown, once) in third.cells.iter().zip(&whole.cells) {
         assert_eq!(grown.records, once.records, "{}", grown.cell.id);
     }
     // Fewer planned games read the first ones and play nothing.
     let fewer = Study::from_text(&TINY.replace("games = 4", "games = 2")).unwrap();
-    assert!(run_study(&fewer, &dir, &options, &Silent).unwrap().results.played.is_empty());
+    assert!(run_study(&fewer, &dir, &options, &Silent, &|_| Ok(())).unwrap().results.played.is_empty());
 }
 
 /// A cell is saved a round of games at a time, not only once whole: while the first game after the
@@ -209,7 +209,7 @@ fn a_cell_is_saved_a_round_at_a_time() {
         done: AtomicUsize::new(0),
         saved: Mutex::new(None),
     };
-    let finished = run_study(&study, &dir, &options, &peek).unwrap();
+    let finished = run_study(&study, &dir, &options, &peek, &|_| Ok(())).unwrap();
     assert_eq!(finished.cells[0].cell.id, "general-first@random");
     assert_eq!(finished.cells[0].records.len(), 40);
     assert_eq!(*peek.saved.lock().unwrap(), Some(32), "the first round was saved before the 33rd game ended");
@@ -266,7 +266,7 @@ sequential = [1, 2]
     let dir = scratch("balance-looks");
     let options = RunOptions { threads: 1, command: "test".into(), file: "looks.toml".into() };
     let peek = Peek { dir: dir.clone(), done: AtomicUsize::new(0), seen: Mutex::new(None) };
-    let finished = run_study(&study, &dir, &options, &peek).unwrap();
+    let finished = run_study(&study, &dir, &options, &peek, &|f| write_all(&dir, f)).unwrap();
     assert_eq!(finished.cells[0].records.len(), 8, "the cell grew to the second look");
     assert_eq!(*peek.seen.lock().unwrap(), Some((4, true)), "the first look's record and report");
 }
@@ -278,7 +278,7 @@ fn games_open_from_the_book() {
     let dir = scratch("balance-book");
     let study = Study::from_text(TINY).unwrap();
     let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
-    let finished = run_study(&study, &dir, &options, &Silent).unwrap();
+    let finished = run_study(&study, &dir, &options, &Silent, &|_| Ok(())).unwrap();
     let book: rebel_zero::lab::openings::Book = serde_json::from_str(
         &std::fs::read_to_string(dir.join("cells/openings-general-first.json")).unwrap(),
     )
@@ -309,13 +309,13 @@ fn a_cell_played_under_other_rules_or_agents_is_played_again() {
     let dir = scratch("balance-stale-cell");
     let study = Study::from_text(TINY).unwrap();
     let options = RunOptions { threads: 2, command: "test".into(), file: "tiny.toml".into() };
-    let first = run_study(&study, &dir, &options, &Silent).unwrap();
+    let first = run_study(&study, &dir, &options, &Silent, &|_| Ok(())).unwrap();
     // As if these cells had been played by a build whose rules (or search) behaved otherwise.
     edit_json(&dir.join("cells/murray@random.json"), |v| v["cell"]["rules_print"] = "0123456789ab".into());
     edit_json(&dir.join("cells/general-first@m16.json"), |v| {
         v["cell"]["agent_print"] = "feedfacecafe".into()
     });
-    let second = run_study(&study, &dir, &options, &Silent).unwrap();
+    let second = run_study(&study, &dir, &options, &Silent, &|_| Ok(())).unwrap();
     assert_eq!(second.results.played, ["general-first@m16", "murray@random"]);
     assert_eq!(
         second.cells.iter().map(|c| &c.records).collect::<Vec<_>>(),
@@ -331,7 +331,7 @@ fn check_tells_a_fresh_study_from_a_stale_one() {
     std::fs::write(&file, TINY).unwrap();
     let study = Study::from_text(TINY).unwrap();
     let options = RunOptions { threads: 2, command: "test".into(), file: file.clone() };
-    write_all(&dir, &run_study(&study, &dir, &options, &Silent).unwrap()).unwrap();
+    write_all(&dir, &run_study(&study, &dir, &options, &Silent, &|_| Ok(())).unwrap()).unwrap();
     let fresh = balance(&["--check", dir.to_str().unwrap()]);
     assert!(fresh.status.success(), "{}", String::from_utf8_lossy(&fresh.stderr));
     assert!(String::from_utf8_lossy(&fresh.stdout).contains("all 7 cells"));
