@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
+use crate::game::RulesetInfo;
 use crate::game::hunt::described;
-use crate::game::registry::{RulesetInfo, all_rulesets};
+use crate::game::registry::all_rulesets;
 use crate::game::spec::OptionSpec;
 
 /// The folder of rules files listed when `--dir` is not given (skipped silently when missing).

@@ -402,7 +402,7 @@ impl Engine {
             say(out, "bestmove 0000");
             return Ok(());
         }
-        let request = Request::parse(words, line.state().side == crate::game::chess::position::WHITE)?;
+        let request = Request::parse(words, line.state().side == crate::game::chess::piece::WHITE)?;
         let root_moves = request
             .searchmoves
             .iter()

@@ -21,7 +21,8 @@ use std::fmt::Debug;
 
 pub use history::{Playthrough, RepetitionTracker};
 pub use record::{GameRecord, RecordError, RecordedOpenings, read_records, recorded_openings};
-pub use registry::{AnyGame, RULESETS, RulesetInfo};
+pub use registry::AnyGame;
+pub use spec::RulesetInfo;
 pub use spec::{Spec, SpecError};
 
 /// One of the two players. Each ruleset names its sides ([`Game::side_names`]): index 0 is the General,

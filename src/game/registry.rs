@@ -3,28 +3,13 @@
 use super::chess::{self, ChessGame};
 use super::hunt::{self, HuntGame};
 use super::imperial::{self, ImperialGame};
-use super::spec::{OptionSpec, Options, Spec, SpecError};
+use super::spec::{Options, Ruleset, RulesetInfo, Spec, SpecError};
 
-/// The description of one ruleset: what `rebel-zero rules` prints and what a spec resolves against.
-#[derive(Debug)]
-pub struct RulesetInfo {
-    pub name: &'static str,
-    pub summary: &'static str,
-    /// Where the rules come from (RULES.md section and the historical source).
-    pub source: &'static str,
-    pub options: &'static [OptionSpec],
-    /// Option values a named preset fixes (`murray-rebels`); empty for a plain ruleset.
-    pub preset: &'static [(&'static str, &'static str)],
-    /// Builds the game from resolved options.
-    pub build: fn(&'static RulesetInfo, Options) -> AnyGame,
-}
-
-/// Every ruleset, family by family, in the order `rebel-zero rules` lists them.
-pub static RULESETS: &[&[RulesetInfo]] = &[hunt::RULESETS, imperial::RULESETS, chess::RULESETS];
-
-/// All rulesets in listing order.
+/// Every ruleset in the order `rebel-zero rules` lists them, family by family.
 pub fn all_rulesets() -> impl Iterator<Item = &'static RulesetInfo> {
-    RULESETS.iter().flat_map(|family| family.iter())
+    let hunt = hunt::RULESETS.iter().map(|r| &r.info);
+    let imperial = imperial::RULESETS.iter().map(|r| &r.info);
+    hunt.chain(imperial).chain(chess::RULESETS.iter().map(|r| &r.info))
 }
 
 fn known_names() -> String {
@@ -47,14 +32,27 @@ impl AnyGame {
             return Err(SpecError::Empty { known: known_names() });
         }
         if let Some(path) = spec.name.strip_prefix("file:") {
-            return hunt::described::build(path, &spec.options);
+            return hunt::described::build(path, &spec.options).map(AnyGame::Hunt);
         }
-        let info = all_rulesets()
-            .find(|r| r.name == spec.name)
-            .ok_or_else(|| SpecError::UnknownRuleset { name: spec.name.clone(), known: known_names() })?;
-        let options = Options::resolve(info.name, info.options, info.preset, &spec.options)?;
-        Ok((info.build)(info, options))
+        let built = build(hunt::RULESETS, &spec)
+            .map(|g| g.map(AnyGame::Hunt))
+            .or_else(|| build(imperial::RULESETS, &spec).map(|g| g.map(AnyGame::Imperial)))
+            .or_else(|| build(chess::RULESETS, &spec).map(|g| g.map(AnyGame::Chess)));
+        built.unwrap_or_else(|| {
+            Err(SpecError::UnknownRuleset { name: spec.name.clone(), known: known_names() })
+        })
     }
+}
+
+/// The game of `family`'s ruleset that `spec` names, with its options resolved; `None` where the
+/// family has no ruleset of that name.
+fn build<G>(family: &'static [Ruleset<G>], spec: &Spec) -> Option<Result<G, SpecError>> {
+    let ruleset = family.iter().find(|r| r.info.name == spec.name)?;
+    let info = &ruleset.info;
+    Some(
+        Options::resolve(info.name, info.options, info.preset, &spec.options)
+            .map(|o| (ruleset.build)(info, o)),
+    )
 }
 
 /// Runs `$body` with `$g` bound to the concrete game inside an [`AnyGame`], so generic code

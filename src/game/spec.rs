@@ -22,6 +22,27 @@ impl fmt::Display for OptionValues {
     }
 }
 
+/// The description of one ruleset: what `rebel-zero rules` prints and what a spec resolves against.
+#[derive(Debug)]
+pub struct RulesetInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Where the rules come from (RULES.md section and the historical source).
+    pub source: &'static str,
+    pub options: &'static [OptionSpec],
+    /// Option values a named preset fixes (`murray-rebels`); empty for a plain ruleset.
+    pub preset: &'static [(&'static str, &'static str)],
+}
+
+/// A ruleset of a family whose games are `G`: its description and how its game is built from resolved
+/// options. A family lists its own; the registry wraps what they build, so no family needs to know
+/// the others.
+#[derive(Debug)]
+pub struct Ruleset<G: 'static> {
+    pub info: RulesetInfo,
+    pub build: fn(&'static RulesetInfo, Options) -> G,
+}
+
 /// One option of a ruleset: its key, allowed values, default and meaning.
 #[derive(Clone, Copy, Debug)]
 pub struct OptionSpec {

@@ -8,7 +8,8 @@ use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
 use crate::game::GameRecord;
-use crate::game::chess::position::{BLACK, Piece, Position, WHITE};
+use crate::game::chess::piece::{BLACK, Piece, WHITE};
+use crate::game::chess::position::Position;
 use crate::game::{AnyGame, Game};
 
 /// Plies counted as "the first plies" for `early_lost`.

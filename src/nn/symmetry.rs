@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn every_hunt_ruleset_commutes_with_the_mirror_on_random_games() {
-        let specs = hunt::RULESETS.iter().map(|info| info.name.to_string());
+        let specs = hunt::RULESETS.iter().map(|r| r.info.name.to_string());
         let with_options = ["sixteen-rebels:capture=mandatory", "twenty-six-rebels:first=rebels"];
         for (seed, spec) in specs.chain(with_options.map(String::from)).enumerate() {
             check_mirror_on_random_games::<_, HuntEncoder>(&hunt_game(&spec), 6, seed as u64);

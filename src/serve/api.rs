@@ -251,8 +251,8 @@ fn described_rulesets(server: &Server) -> Vec<Value> {
         .filter_map(|path| {
             let path_text = path.display().to_string();
             let described = crate::game::hunt::described::load(&path_text).ok()?;
-            let game = crate::game::hunt::described::build(&path_text, &[]).ok()?;
             let spec = format!("file:{path_text}");
+            let game = crate::game::AnyGame::from_spec(&spec).ok()?;
             let options: Vec<Value> = described.options.iter().map(option_json).collect();
             let file = path.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned());
             Some(json!({

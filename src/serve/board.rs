@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::game::chess::ChessGame;
 use crate::game::chess::bitboard::square_name;
-use crate::game::chess::position::Piece;
+use crate::game::chess::piece::Piece;
 use crate::game::hunt::board::NONE;
 use crate::game::hunt::{GENERAL, HuntGame};
 use crate::game::imperial::{ImperialGame, RUSSIANS, board as imperial_board};

@@ -4,9 +4,8 @@
 //! followed by the pawn's square (`d3e4`), and reading accepts both forms.
 
 use super::bitboard::{NO_SQUARE, Square, Tables, bit, file_of, parse_square, rank_of, square_name};
-use super::position::{
-    BLACK, BLACK_KINGSIDE, BLACK_QUEENSIDE, Piece, Position, WHITE, WHITE_KINGSIDE, WHITE_QUEENSIDE,
-};
+use super::piece::{BLACK, Piece, WHITE};
+use super::position::{BLACK_KINGSIDE, BLACK_QUEENSIDE, Position, WHITE_KINGSIDE, WHITE_QUEENSIDE};
 use super::variants::{Variant, rebel_steps};
 use crate::game::{PositionError, Side};
 

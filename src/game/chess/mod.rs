@@ -7,6 +7,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod pgn;
+pub mod piece;
 pub mod position;
 pub mod san;
 pub mod tactics;
@@ -17,11 +18,11 @@ use crate::game::ActionIndex;
 use bitboard::{NO_SQUARE, bit, tables};
 use moves::{ChessMove, MoveKind};
 use notation::{ACTIONS, KINDS_PER_SQUARE, NORMAL_KINDS};
-use position::{Piece, Position};
+use piece::Piece;
+use position::Position;
 use variants::{Variant, legal_turns, squirm_proof};
 
-use super::registry::{AnyGame, RulesetInfo};
-use super::spec::{OptionSpec, OptionValues, Options};
+use super::spec::{OptionSpec, OptionValues, Options, Ruleset, RulesetInfo};
 use super::{Game, GameFacts, MoveError, MoveList, Outcome, PositionError, Reason, Side, illegal_move_error};
 
 /// Worst case of legal turns in one position. A side never has more than 16 pieces (no move creates
@@ -244,41 +245,45 @@ const PAWNS: OptionSpec = OptionSpec {
     meaning: "berolina: pawns move diagonally and capture straight ahead (RULES.md 6.5)",
 };
 
-pub static RULESETS: &[RulesetInfo] = &[
-    RulesetInfo {
-        name: "chess",
-        summary: "FIDE chess, to verify the move generator against published perft tables",
-        source: "RULES.md §6.1; the FIDE Laws of Chess",
-        options: &[MAX_PLIES],
-        preset: &[],
+pub static RULESETS: &[Ruleset<ChessGame>] = &[
+    Ruleset {
+        info: RulesetInfo {
+            name: "chess",
+            summary: "FIDE chess, to verify the move generator against published perft tables",
+            source: "RULES.md §6.1; the FIDE Laws of Chess",
+            options: &[MAX_PLIES],
+            preset: &[],
+        },
         build: build_chess,
     },
-    RulesetInfo {
-        name: "rebellion-chess",
-        summary: "each turn a normal move or a one-square rebel step of an enemy piece",
-        source: "RULES.md §6.2–6.3; Betza's Rebellion Chess",
-        options: &[PAWNS, MAX_PLIES],
-        preset: &[],
+    Ruleset {
+        info: RulesetInfo {
+            name: "rebellion-chess",
+            summary: "each turn a normal move or a one-square rebel step of an enemy piece",
+            source: "RULES.md §6.2–6.3; Betza's Rebellion Chess",
+            options: &[PAWNS, MAX_PLIES],
+            preset: &[],
+        },
         build: build_chess,
     },
-    RulesetInfo {
-        name: "squirm-chess",
-        summary: "each turn an optional rebel step of the enemy piece that just moved, then a normal move",
-        source: "RULES.md §6.2, 6.4; Betza's Squirm Chess",
-        options: &[PAWNS, MAX_PLIES],
-        preset: &[],
+    Ruleset {
+        info: RulesetInfo {
+            name: "squirm-chess",
+            summary: "each turn an optional rebel step of the enemy piece that just moved, then a normal move",
+            source: "RULES.md §6.2, 6.4; Betza's Squirm Chess",
+            options: &[PAWNS, MAX_PLIES],
+            preset: &[],
+        },
         build: build_chess,
     },
 ];
 
-fn build_chess(info: &'static RulesetInfo, options: Options) -> AnyGame {
+fn build_chess(info: &'static RulesetInfo, options: Options) -> ChessGame {
     let variant = match info.name {
         "rebellion-chess" => Variant::Rebellion,
         "squirm-chess" => Variant::Squirm,
         _ => Variant::Chess,
     };
     let berolina = variant != Variant::Chess && options.get("pawns") == "berolina";
-    let game =
-        ChessGame::new(options.canonical_spec(info.name), variant, berolina, options.get_u32("max_plies"));
-    AnyGame::Chess(game)
+    ChessGame::new(options.canonical_spec(info.name), variant, berolina, options.get_u32("max_plies"))
 }

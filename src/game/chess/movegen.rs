@@ -4,9 +4,8 @@
 
 use super::bitboard::{Bitboard, NO_SQUARE, Square, Tables, bit, file_of, rank_of, squares};
 use super::moves::{ChessMove, MoveKind};
-use super::position::{
-    BLACK_KINGSIDE, BLACK_QUEENSIDE, Piece, Position, WHITE, WHITE_KINGSIDE, WHITE_QUEENSIDE,
-};
+use super::piece::{Piece, WHITE};
+use super::position::{BLACK_KINGSIDE, BLACK_QUEENSIDE, Position, WHITE_KINGSIDE, WHITE_QUEENSIDE};
 
 /// Calls `push` with every legal normal move of the side to move.
 #[inline]

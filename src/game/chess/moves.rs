@@ -1,7 +1,7 @@
 //! One turn of the chess family as a value: a normal move, a rebel step, or a squirm plus a normal move.
 
 use super::bitboard::{NO_SQUARE, Square};
-use super::position::Piece;
+use super::piece::Piece;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum MoveKind {

@@ -3,7 +3,8 @@
 
 use super::bitboard::{NO_SQUARE, Square, file_of, parse_square, rank_of, square_name};
 use super::moves::{ChessMove, MoveKind};
-use super::position::{Position, WHITE};
+use super::piece::WHITE;
+use super::position::Position;
 use super::variants::{REBEL_DIRECTIONS, rebel_target};
 use crate::game::{MoveError, Side};
 

@@ -2,30 +2,8 @@
 
 use super::bitboard::{Bitboard, NO_SQUARE, Square, Tables, bit, squares};
 use super::moves::{ChessMove, MoveKind};
+use super::piece::{BLACK, Piece, WHITE};
 use crate::game::Side;
-
-pub const WHITE: Side = Side::ZERO;
-pub const BLACK: Side = Side::ONE;
-
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Piece {
-    Pawn,
-    Knight,
-    Bishop,
-    Rook,
-    Queen,
-    King,
-}
-
-impl Piece {
-    pub const ALL: [Piece; 6] =
-        [Piece::Pawn, Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen, Piece::King];
-
-    /// The FEN letter of a white piece (upper case).
-    pub const fn letter(self) -> char {
-        ['P', 'N', 'B', 'R', 'Q', 'K'][self as usize]
-    }
-}
 
 /// Castling rights, one bit each.
 pub const WHITE_KINGSIDE: u8 = 1;

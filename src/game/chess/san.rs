@@ -13,7 +13,8 @@
 use super::ChessGame;
 use super::bitboard::{Square, file_of, rank_of, square_name};
 use super::moves::{ChessMove, MoveKind};
-use super::position::{Piece, Position};
+use super::piece::Piece;
+use super::position::Position;
 use crate::game::{Game, MoveError, illegal_move_error};
 
 /// The SAN of legal turn `m` in `pos`.

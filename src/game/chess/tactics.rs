@@ -7,7 +7,8 @@
 use super::ChessGame;
 use super::bitboard::{Bitboard, NO_SQUARE, bit, tables};
 use super::moves::{ChessMove, MoveKind};
-use super::position::{Piece, Position};
+use super::piece::Piece;
+use super::position::Position;
 use super::zobrist;
 use crate::game::tactics::Tactics;
 

@@ -4,7 +4,8 @@
 use super::bitboard::{NO_SQUARE, Square, Tables, bit, offset};
 use super::movegen::normal_moves;
 use super::moves::{ChessMove, MoveKind};
-use super::position::{Piece, Position, WHITE};
+use super::piece::{Piece, WHITE};
+use super::position::Position;
 use crate::game::Side;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -148,7 +149,7 @@ pub fn squirm_proof(pos: &Position, t: &Tables, m: ChessMove) -> bool {
 mod tests {
     use super::*;
     use crate::game::chess::bitboard::parse_square;
-    use crate::game::chess::position::BLACK;
+    use crate::game::chess::piece::BLACK;
 
     fn sq(name: &str) -> Square {
         parse_square(name).unwrap()

@@ -1,7 +1,8 @@
 //! Zobrist keys for the repetition hash (RULES.md 0.4), generated at compile time by splitmix64.
 
 use super::bitboard::{NO_SQUARE, file_of, squares};
-use super::position::{Piece, Position, WHITE};
+use super::piece::{Piece, WHITE};
+use super::position::Position;
 
 struct Keys {
     pieces: [[[u64; 64]; 6]; 2],

@@ -16,7 +16,6 @@ use toml::Spanned;
 
 use super::board::{Board, BoardParts};
 use super::{GENERAL, HuntGame, HuntRules, Leap, REBELS, StaticCapture};
-use crate::game::registry::AnyGame;
 use crate::game::spec::{OptionSpec, OptionValues, Options, Spec, SpecError};
 
 /// A loaded description: its board (registered for the process), the rules its file fixes, and the
@@ -39,7 +38,7 @@ static LOADED: LazyLock<Mutex<HashMap<(PathBuf, String), &'static Described>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// Builds the game a `file:PATH` spec names, with its options.
-pub fn build(path: &str, given: &[(String, String)]) -> Result<AnyGame, SpecError> {
+pub fn build(path: &str, given: &[(String, String)]) -> Result<HuntGame, SpecError> {
     let described = load(path)?;
     let spec_name = format!("file:{path}");
     let options = Options::resolve(&spec_name, described.options, &[], given)?;
@@ -49,7 +48,7 @@ pub fn build(path: &str, given: &[(String, String)]) -> Result<AnyGame, SpecErro
     let threshold = options.get_u32("general_wins_at");
     rules.general_wins_at = (described.has_threshold || threshold > 0).then_some(threshold);
     rules.max_plies = options.get_u32("max_plies");
-    Ok(AnyGame::Hunt(HuntGame::new(options.canonical_spec(&spec_name), rules)))
+    Ok(HuntGame::new(options.canonical_spec(&spec_name), rules))
 }
 
 /// Reads, checks and registers the description at `path` (once per content).
@@ -662,7 +661,7 @@ rebels = ["a1", "c1"]
         let lopsided = load_text("lopsided.toml", &TRIANGLE.replace(", \"c2-b3\"", "")).unwrap();
         let board = Board::get(lopsided.rules.board);
         assert!(!board.symmetric);
-        let AnyGame::Hunt(game) = build(&lopsided.path, &[]).unwrap() else { panic!("a hunt game") };
+        let game = build(&lopsided.path, &[]).unwrap();
         use crate::nn::NetGame;
         assert_eq!(game.mirror_action_index(crate::game::ActionIndex::new(0)), None);
     }

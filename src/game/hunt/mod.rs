@@ -11,8 +11,7 @@ mod notation;
 use crate::game::ActionIndex;
 use board::{Board, BoardKind, EAST, NONE, NORTH, WEST, opposite};
 
-use super::registry::{AnyGame, RulesetInfo};
-use super::spec::{OptionSpec, OptionValues, Options};
+use super::spec::{OptionSpec, OptionValues, Options, Ruleset, RulesetInfo};
 use super::{Game, GameFacts, MoveList, Outcome, PositionError, Reason, Side};
 
 pub const GENERAL: Side = Side::ZERO;
@@ -575,62 +574,76 @@ const TWENTY_SIX_ALT_OPTIONS: &[OptionSpec] =
 
 const CHINESE_SOURCE: &str = "RULES.md §2; Winther's Chinese Rebels, after Culin";
 
-pub static RULESETS: &[RulesetInfo] = &[
-    RulesetInfo {
-        name: "sixteen-rebels",
-        summary: "Chinese Rebels: a General on c3 against 16 Rebels; intervention capture, privy escape",
-        source: CHINESE_SOURCE,
-        options: SIXTEEN_OPTIONS,
-        preset: &[],
+pub static RULESETS: &[Ruleset<HuntGame>] = &[
+    Ruleset {
+        info: RulesetInfo {
+            name: "sixteen-rebels",
+            summary: "Chinese Rebels: a General on c3 against 16 Rebels; intervention capture, privy escape",
+            source: CHINESE_SOURCE,
+            options: SIXTEEN_OPTIONS,
+            preset: &[],
+        },
         build: build_sixteen,
     },
-    RulesetInfo {
-        name: "murray-rebels",
-        summary: "sixteen-rebels with Murray's custodial capture of the General by the Rebels",
-        source: "RULES.md §2 preset; Murray's reading, as reported by Winther",
-        options: SIXTEEN_OPTIONS,
-        preset: &[("rebels_capture", "custodial")],
+    Ruleset {
+        info: RulesetInfo {
+            name: "murray-rebels",
+            summary: "sixteen-rebels with Murray's custodial capture of the General by the Rebels",
+            source: "RULES.md §2 preset; Murray's reading, as reported by Winther",
+            options: SIXTEEN_OPTIONS,
+            preset: &[("rebels_capture", "custodial")],
+        },
         build: build_sixteen,
     },
-    RulesetInfo {
-        name: "neeley-rebels",
-        summary: "murray-rebels plus Neeley's diagonal leap-captures for the General",
-        source: "RULES.md §2 preset; Neeley's reading, as reported by Winther",
-        options: SIXTEEN_OPTIONS,
-        preset: &[("rebels_capture", "custodial"), ("general_leap", "diagonal")],
+    Ruleset {
+        info: RulesetInfo {
+            name: "neeley-rebels",
+            summary: "murray-rebels plus Neeley's diagonal leap-captures for the General",
+            source: "RULES.md §2 preset; Neeley's reading, as reported by Winther",
+            options: SIXTEEN_OPTIONS,
+            preset: &[("rebels_capture", "custodial"), ("general_leap", "diagonal")],
+        },
         build: build_sixteen,
     },
-    RulesetInfo {
-        name: "juroku-musashi",
-        summary: "the Japanese form: inverted triangle, leap capture, the soldiers win by immobilising",
-        source: "RULES.md §3; Culin's description as in Ludii's Juroku Musashi (R6, R12); Murray's \
-                 triangle as triangle=closed",
-        options: JUROKU_OPTIONS,
-        preset: &[],
+    Ruleset {
+        info: RulesetInfo {
+            name: "juroku-musashi",
+            summary: "the Japanese form: inverted triangle, leap capture, the soldiers win by immobilising",
+            source: "RULES.md §3; Culin's description as in Ludii's Juroku Musashi (R6, R12); Murray's \
+                     triangle as triangle=closed",
+            options: JUROKU_OPTIONS,
+            preset: &[],
+        },
         build: build_juroku,
     },
-    RulesetInfo {
-        name: "twenty-six-rebels",
-        summary: "Subjugatio Rebellium: 26 forward-moving Rebels; static and deferred capture; rank 1 wins",
-        source: "RULES.md §4.1; Hyde, in Reid's reading as rendered by Winther",
-        options: TWENTY_SIX_OPTIONS,
-        preset: &[],
+    Ruleset {
+        info: RulesetInfo {
+            name: "twenty-six-rebels",
+            summary: "Subjugatio Rebellium: 26 forward-moving Rebels; static and deferred capture; rank 1 wins",
+            source: "RULES.md §4.1; Hyde, in Reid's reading as rendered by Winther",
+            options: TWENTY_SIX_OPTIONS,
+            preset: &[],
+        },
         build: build_twenty_six,
     },
-    RulesetInfo {
-        name: "twenty-six-rebels-free",
-        summary: "Winther's simpler alternative: Rebels move in all four directions; General wins at ≤ 8",
-        source: "RULES.md §4.2; Winther",
-        options: TWENTY_SIX_FREE_OPTIONS,
-        preset: &[],
+    Ruleset {
+        info: RulesetInfo {
+            name: "twenty-six-rebels-free",
+            summary: "Winther's simpler alternative: Rebels move in all four directions; General wins at ≤ 8",
+            source: "RULES.md §4.2; Winther",
+            options: TWENTY_SIX_FREE_OPTIONS,
+            preset: &[],
+        },
         build: build_twenty_six,
     },
-    RulesetInfo {
-        name: "twenty-six-rebels-alt",
-        summary: "Winther's difficult alternative: intervention, static capture at any time, compulsory",
-        source: "RULES.md §4.3; Winther",
-        options: TWENTY_SIX_ALT_OPTIONS,
-        preset: &[],
+    Ruleset {
+        info: RulesetInfo {
+            name: "twenty-six-rebels-alt",
+            summary: "Winther's difficult alternative: intervention, static capture at any time, compulsory",
+            source: "RULES.md §4.3; Winther",
+            options: TWENTY_SIX_ALT_OPTIONS,
+            preset: &[],
+        },
         build: build_twenty_six,
     },
 ];
@@ -648,7 +661,7 @@ fn side_option(options: &Options) -> Side {
     if options.get("first") == "general" { GENERAL } else { REBELS }
 }
 
-fn build_sixteen(info: &'static RulesetInfo, options: Options) -> AnyGame {
+fn build_sixteen(info: &'static RulesetInfo, options: Options) -> HuntGame {
     let rules = HuntRules {
         board: BoardKind::Chinese,
         first: side_option(&options),
@@ -669,10 +682,10 @@ fn build_sixteen(info: &'static RulesetInfo, options: Options) -> AnyGame {
         custodial: options.get("rebels_capture") == "custodial",
         max_plies: options.get_u32("max_plies"),
     };
-    AnyGame::Hunt(HuntGame::new(options.canonical_spec(info.name), rules))
+    HuntGame::new(options.canonical_spec(info.name), rules)
 }
 
-fn build_juroku(info: &'static RulesetInfo, options: Options) -> AnyGame {
+fn build_juroku(info: &'static RulesetInfo, options: Options) -> HuntGame {
     let board =
         if options.get("triangle") == "open" { BoardKind::Japanese } else { BoardKind::JapaneseClosed };
     let rules = HuntRules {
@@ -695,10 +708,10 @@ fn build_juroku(info: &'static RulesetInfo, options: Options) -> AnyGame {
         custodial: false,
         max_plies: options.get_u32("max_plies"),
     };
-    AnyGame::Hunt(HuntGame::new(options.canonical_spec(info.name), rules))
+    HuntGame::new(options.canonical_spec(info.name), rules)
 }
 
-fn build_twenty_six(info: &'static RulesetInfo, options: Options) -> AnyGame {
+fn build_twenty_six(info: &'static RulesetInfo, options: Options) -> HuntGame {
     let (free, alt) = (info.name == "twenty-six-rebels-free", info.name == "twenty-six-rebels-alt");
     let rules = HuntRules {
         board: BoardKind::Hyde,
@@ -720,7 +733,7 @@ fn build_twenty_six(info: &'static RulesetInfo, options: Options) -> AnyGame {
         custodial: false,
         max_plies: options.get_u32("max_plies"),
     };
-    AnyGame::Hunt(HuntGame::new(options.canonical_spec(info.name), rules))
+    HuntGame::new(options.canonical_spec(info.name), rules)
 }
 
 /// A hunt move's captures are its noise: the more Rebels it takes the earlier it is searched. No null

@@ -13,8 +13,7 @@ mod notation;
 use crate::game::ActionIndex;
 use board::{NO_SQUARE, SIZE, TABLES, bit, direction_and_distance, neighbour_direction, square};
 
-use super::registry::{AnyGame, RulesetInfo};
-use super::spec::{OptionSpec, OptionValues, Options};
+use super::spec::{OptionSpec, OptionValues, Options, Ruleset, RulesetInfo};
 use super::{Game, GameFacts, MoveError, MoveList, Outcome, PositionError, Reason, Side};
 
 pub const RUSSIANS: Side = Side::ZERO;
@@ -320,23 +319,25 @@ const OPTIONS: &[OptionSpec] = &[
     },
 ];
 
-pub static RULESETS: &[RulesetInfo] = &[RulesetInfo {
-    name: "imperial-contest",
-    summary: "Jaques' Allied Armies: the Emperor and 8 Russians against 16 Allies; rook moves, custodian capture",
-    source: "RULES.md §5; Jaques' printed rules of Imperial Contest, R7 and R8",
-    options: OPTIONS,
-    preset: &[],
+pub static RULESETS: &[Ruleset<ImperialGame>] = &[Ruleset {
+    info: RulesetInfo {
+        name: "imperial-contest",
+        summary: "Jaques' Allied Armies: the Emperor and 8 Russians against 16 Allies; rook moves, custodian capture",
+        source: "RULES.md §5; Jaques' printed rules of Imperial Contest, R7 and R8",
+        options: OPTIONS,
+        preset: &[],
+    },
     build: build_imperial,
 }];
 
-fn build_imperial(info: &'static RulesetInfo, options: Options) -> AnyGame {
+fn build_imperial(info: &'static RulesetInfo, options: Options) -> ImperialGame {
     let first = if options.get("first") == "russians" { RUSSIANS } else { ALLIES };
-    AnyGame::Imperial(ImperialGame::new(
+    ImperialGame::new(
         options.canonical_spec(info.name),
         first,
         options.get("capture") == "mandatory",
         options.get_u32("max_plies"),
-    ))
+    )
 }
 
 /// An Imperial Contest move that takes a man is noisy.

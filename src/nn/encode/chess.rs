@@ -41,8 +41,9 @@ use super::{Encoder, PlaneWriter, cap_progress};
 use crate::game::Game;
 use crate::game::chess::ChessGame;
 use crate::game::chess::bitboard::{NO_SQUARE, Square, file_of, rank_of, squares};
+use crate::game::chess::piece::{BLACK, Piece, WHITE};
 use crate::game::chess::position::{
-    BLACK, BLACK_KINGSIDE, BLACK_QUEENSIDE, Piece, Position, WHITE, WHITE_KINGSIDE, WHITE_QUEENSIDE,
+    BLACK_KINGSIDE, BLACK_QUEENSIDE, Position, WHITE_KINGSIDE, WHITE_QUEENSIDE,
 };
 use crate::game::chess::variants::Variant;
 

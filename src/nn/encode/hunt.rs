@@ -336,10 +336,10 @@ mod tests {
 
     #[test]
     fn every_ruleset_of_a_board_shares_one_layout() {
-        for info in hunt::RULESETS {
-            let game = hunt_game(info.name);
+        for ruleset in hunt::RULESETS {
+            let game = hunt_game(ruleset.info.name);
             let encoder = HuntEncoder::for_game(&game);
-            let variants = hunt::RULESETS.iter().map(|other| hunt_game(other.name));
+            let variants = hunt::RULESETS.iter().map(|other| hunt_game(other.info.name));
             let same_board = variants.chain([hunt_game("juroku-musashi:triangle=closed")]);
             for other in same_board.filter(|other| other.rules.board.layout() == game.rules.board.layout()) {
                 assert_eq!(HuntEncoder::for_game(&other), encoder);
@@ -348,7 +348,7 @@ mod tests {
             // Intervention and deferred capture are exclusive on every board that has either, so the
             // Hyde layout encodes the choice in one plane.
             if game.rules.board == BoardKind::Hyde {
-                assert_ne!(game.rules.intervention, game.rules.deferred, "{}", info.name);
+                assert_ne!(game.rules.intervention, game.rules.deferred, "{}", ruleset.info.name);
             }
         }
     }

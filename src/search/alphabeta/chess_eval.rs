@@ -18,7 +18,8 @@ use super::Evaluation;
 use crate::game::Side;
 use crate::game::chess::ChessGame;
 use crate::game::chess::bitboard::{Bitboard, NO_SQUARE, Square, bit, file_of, rank_of, squares, tables};
-use crate::game::chess::position::{BLACK, Piece, Position, WHITE};
+use crate::game::chess::piece::{BLACK, Piece, WHITE};
+use crate::game::chess::position::Position;
 use crate::game::chess::variants::{Variant, rebel_steps};
 
 /// The weights, term by term, each `[middlegame, endgame]` in centipawns.
