@@ -94,7 +94,7 @@ fn agent_of<G: NetGame>(spec: &AgentSpec, game: &G) -> anyhow::Result<String> {
         })),
         AgentSpec::Ab(settings) => {
             // The evaluation's weights (chess) or network, then moves found at a small fixed depth.
-            let eval = crate::search::alphabeta::chess_eval::shipped().flat();
+            let eval = crate::eval::chess::shipped().flat();
             hash.update(eval.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
             if let Some(net) = &settings.net {
                 let search = crate::agents::MctsSettings::default().search;

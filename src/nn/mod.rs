@@ -115,7 +115,7 @@ impl NetGame for ChessGame {
     type Encoder = ChessEncoder;
 
     fn hand_evaluation(&self) -> Option<Box<dyn crate::search::alphabeta::Evaluation<Self> + Send>> {
-        Some(Box::new(crate::search::alphabeta::chess_eval::ChessEval::default()))
+        Some(Box::new(crate::eval::chess::ChessEval::default()))
     }
 
     fn mirror_action_index(&self, _action: ActionIndex) -> Option<ActionIndex> {

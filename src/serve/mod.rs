@@ -1,6 +1,7 @@
-//! `rebel-zero serve`: the lab in a browser. A local web server (axum on tokio) serves one page (plain
-//! HTML, CSS and JavaScript embedded in the binary; boards drawn as SVG) and a small JSON API to play
-//! any ruleset against any agent, analyse positions and replay recorded games.
+//! `rebel-zero serve`: the lab in a browser (and, in [`uci`], the chess agents for chess GUIs). A
+//! local web server (axum on tokio) serves one page (plain HTML, CSS and JavaScript embedded in the
+//! binary; boards drawn as SVG) and a small JSON API to play any ruleset against any agent, analyse
+//! positions and replay recorded games.
 //!
 //! Why axum: it is the ecosystem's default HTTP server on tokio, small, and gives request-size limits
 //! and graceful shutdown for free. The work a request may start is bounded here: searches run on
@@ -15,6 +16,7 @@
 //! | [`games`] | games being played: moves, the agent thinking in the background, undo, resign |
 //! | [`api`] | the HTTP routes and their checks |
 //! | `error` | how a request is refused: status and message |
+//! | [`uci`] | the chess agents as a UCI engine for chess GUIs (`rebel-zero uci`): protocol, search thread, clock |
 
 pub mod api;
 pub mod board;
@@ -22,6 +24,7 @@ mod error;
 pub mod games;
 mod listen;
 pub mod position;
+pub mod uci;
 
 pub use error::{ApiError, BadRequest};
 pub use games::MAX_OPEN_GAMES;

@@ -18,6 +18,7 @@ mod run;
 pub mod selfplay;
 pub mod tables;
 pub mod teacher;
+pub mod texel;
 mod workers;
 
 pub use config::TrainConfig;

@@ -1,5 +1,5 @@
 //! Alpha-beta search over any [`Game`] whose [`Tactics`] it knows, with an [`Evaluation`] of the
-//! leaves: a hand-written one for the chess family ([`chess_eval`]), a network's value head for the
+//! leaves: a hand-written one for the chess family (`crate::eval::chess`), a network's value head for the
 //! hunt boards (in the `nn` layer).
 //!
 //! Iterative deepening with principal-variation search and aspiration windows; a transposition table
@@ -15,10 +15,8 @@
 //! iteration it cannot finish, the hard one ends the search mid-iteration (the clock is read every
 //! 1,024 nodes). A stop flag another thread may set ends it too (UCI's `stop`).
 
-pub mod chess_eval;
 mod order;
 pub mod table;
-pub mod texel;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -738,7 +736,7 @@ mod tests {
         else {
             unreachable!("a chess-family ruleset")
         };
-        let mut search = AlphaBeta::new(game.clone(), chess_eval::ChessEval::default(), 1).unwrap();
+        let mut search = AlphaBeta::new(game.clone(), crate::eval::chess::ChessEval::default(), 1).unwrap();
         // White in check from the rook on e8, with captures on both sides.
         let state = game.parse_position("4r2k/8/8/8/3p4/2N5/8/4K3 w - - 0 1").unwrap();
         assert!(search.game.in_check(&state));

@@ -9,18 +9,18 @@
 //!
 //! The evaluation is linear in its weights: [`features`] lists each term's count for White less
 //! Black's, and the score is their dot product with the weights, so Texel's tuning (`rebel-zero
-//! tune`, src/cli/tune.rs) fits the weights to game results by gradient descent. The weights live
+//! tune`, [`super::texel`] on the games of `crate::train::texel`) fits the weights to game results by gradient descent. The weights live
 //! in `configs/eval/chess.toml` (embedded in the binary).
 
 use serde::{Deserialize, Serialize};
 
-use super::Evaluation;
 use crate::game::Side;
 use crate::game::chess::ChessGame;
 use crate::game::chess::bitboard::{Bitboard, NO_SQUARE, Square, bit, file_of, rank_of, squares, tables};
 use crate::game::chess::piece::{BLACK, Piece, WHITE};
 use crate::game::chess::position::Position;
 use crate::game::chess::variants::{Variant, rebel_steps};
+use crate::search::alphabeta::Evaluation;
 
 /// The weights, term by term, each `[middlegame, endgame]` in centipawns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -56,7 +56,7 @@ pub struct Weights {
 /// The weights the project ships (`configs/eval/chess.toml`).
 pub fn shipped() -> &'static Weights {
     static WEIGHTS: std::sync::LazyLock<Weights> = std::sync::LazyLock::new(|| {
-        Weights::parse(include_str!("../../../configs/eval/chess.toml")).expect("the shipped weights parse")
+        Weights::parse(include_str!("../../configs/eval/chess.toml")).expect("the shipped weights parse")
     });
     &WEIGHTS
 }
@@ -225,7 +225,7 @@ impl Evaluation<ChessGame> for ChessEval {
     fn evaluate(&mut self, game: &ChessGame, pos: &Position, _plies: u32) -> i32 {
         let white = self.white_score(game, pos);
         let score = if pos.side == WHITE { white } else { -white };
-        score.clamp(-super::MATE_BOUND + 1, super::MATE_BOUND - 1)
+        score.clamp(-crate::search::alphabeta::MATE_BOUND + 1, crate::search::alphabeta::MATE_BOUND - 1)
     }
 }
 

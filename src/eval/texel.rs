@@ -4,7 +4,7 @@
 //! (1 + 10^−x)`. `K` is fitted first on the starting weights; then Adam steps on every weight, with a
 //! small pull toward the starting values so that terms the data hardly see stay put.
 
-use super::chess_eval::{WEIGHTS, features, phase};
+use super::chess::{WEIGHTS, features, phase};
 use crate::game::chess::ChessGame;
 use crate::game::chess::position::Position;
 
@@ -119,8 +119,8 @@ pub fn tune(samples: &[Sample], start: &[i32], epochs: usize, rate: f64, pull: f
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::chess::shipped;
     use crate::game::Game;
-    use crate::search::alphabeta::chess_eval::shipped;
 
     /// Positions where White is a knight up and wins, and the mirror image where Black is and wins:
     /// tuning raises the knight's value and lowers the error.
