@@ -24,6 +24,7 @@ mod serve;
 mod show;
 mod solve;
 mod sweep;
+mod table_bars;
 mod train;
 mod tune;
 mod uci;

@@ -191,19 +191,10 @@ impl<G: Game> Session<G> {
         Ok(())
     }
 
-    /// The side that made each move so far.
+    /// The side that made each move so far (the side to move in each position before the last).
     fn movers(&self) -> Vec<Side> {
-        let game = self.line.game();
-        let mut state = self.line.start().clone();
-        self.line
-            .moves()
-            .iter()
-            .map(|&mv| {
-                let mover = game.to_move(&state);
-                game.apply(&mut state, mv);
-                mover
-            })
-            .collect()
+        let (game, states) = (self.line.game(), self.line.states());
+        states[..states.len() - 1].iter().map(|state| game.to_move(state)).collect()
     }
 }
 

@@ -6,18 +6,17 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use super::common::{load_game, load_position};
+use super::table_bars::{LevelBars, TableBar};
 use crate::game::hunt::HuntGame;
-use crate::game::record::NumberedRecord;
-use crate::game::{AnyGame, Game, GameRecord, Playthrough, Side, read_records};
-use crate::tablebase::juroku::{BuildEstimate, BuildObserver, LevelHeader, LevelProgress, missing_levels};
+use crate::game::{AnyGame, Game, Playthrough, Side};
+use crate::tablebase::juroku::{BuildEstimate, missing_levels};
 use crate::tablebase::{
-    GroupTally, Prospect, TableFileError, TableSize, Tablebase, Verdict, default_table_path, is_japanese,
-    rules_key, shares_table, will_build,
+    GroupTally, Prospect, RecordedGame, TableFileError, TableSize, Tablebase, Verdict, default_table_path,
+    is_japanese, recorded_games, will_build,
 };
 
 #[derive(Args, Debug)]
@@ -77,7 +76,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<()> {
     let mut line = Playthrough::from_position(game.clone(), start);
     super::common::play_typed_moves(&mut line, &args.moves)?;
     // Read the games first: a bad games file should not wait for minutes of solving.
-    let games = args.games.as_deref().map(|file| read_games(&game, file)).transpose()?;
+    let games = args.games.as_deref().map(|file| recorded_games(&game, file)).transpose()?;
     let path = args.table.clone().unwrap_or_else(|| default_table_path(&game));
     let tb = if is_japanese(&game) {
         let most = args.up_to.unwrap_or(game.rules.rebel_count);
@@ -205,85 +204,6 @@ fn list(levels: &[u32]) -> String {
     }
 }
 
-/// A progress bar for each level being built, and a line for each level kept or built. The kept
-/// levels are told only once a build resumes after them: a whole table is just read.
-struct LevelBars {
-    bar: ProgressBar,
-    built: usize,
-    kept: Vec<LevelHeader>,
-}
-
-impl LevelBars {
-    fn new() -> LevelBars {
-        LevelBars { bar: ProgressBar::hidden(), built: 0, kept: Vec::new() }
-    }
-
-    fn line(&self, verb: &str, h: &LevelHeader) {
-        let [g, r] = h.tallies;
-        self.bar.suspend(|| {
-            eprintln!(
-                "{:2} Rebels {verb}: {:>14} positions; General to move {} won, {} lost, {} drawn; Rebels to move {} won, {} lost, {} drawn; longest {} plies ({:.0} s, {} MB peak)",
-                h.rebels,
-                g.positions() + r.positions(),
-                g.wins,
-                g.losses,
-                g.draws,
-                r.wins,
-                r.losses,
-                r.draws,
-                g.longest.max(r.longest),
-                h.seconds,
-                h.peak_memory_mb
-            )
-        });
-    }
-}
-
-impl LevelProgress for LevelBars {
-    fn phase(&self, name: &'static str, total: u64) {
-        self.bar.set_length(total);
-        self.bar.set_position(0);
-        self.bar.reset_eta();
-        self.bar.set_message(name);
-    }
-    fn advance(&self, done: u64) {
-        self.bar.inc(done);
-    }
-    fn wave(&self, wave: u32) {
-        self.bar.set_message(format!("telling, wave {wave}"));
-    }
-}
-
-impl BuildObserver for LevelBars {
-    fn kept(&mut self, level: &LevelHeader) {
-        if self.built > 0 {
-            self.line("kept", level);
-        } else {
-            self.kept.push(level.clone());
-        }
-    }
-    fn begin(&mut self, rebels: u32, slots: u64) {
-        for level in std::mem::take(&mut self.kept) {
-            self.line("kept", &level);
-        }
-        self.bar = ProgressBar::new(slots).with_style(
-            ProgressStyle::with_template(
-                "{prefix} [{elapsed_precise}] {wide_bar} {percent}% ETA {eta} {msg}",
-            )
-            .expect("a valid template"),
-        );
-        self.bar.set_prefix(format!("{rebels:2} Rebels, {slots} slots a side:"));
-    }
-    fn progress(&self) -> &dyn LevelProgress {
-        self
-    }
-    fn done(&mut self, level: &LevelHeader) {
-        self.bar.finish_and_clear();
-        self.built += 1;
-        self.line("built", level);
-    }
-}
-
 /// The in-memory builder's table at `path` ([`crate::tablebase::open_or_build`]): read when it holds
 /// every level the game reaches; else built with a bar and a line per level, after its estimate and a
 /// check that this machine's memory holds it. For a `question` (a position, moves or games asked
@@ -345,41 +265,6 @@ pub fn open_or_build(game: &HuntGame, path: &Path, question: bool) -> anyhow::Re
         eprintln!("wrote {}", path.display());
     }
     Ok(tb)
-}
-
-/// The bar of a table being built in memory: which level of the table, and within it the seeding pass,
-/// then the waves of positions told.
-pub(super) struct TableBar(pub(super) ProgressBar);
-
-impl TableBar {
-    pub(super) fn new(bar: ProgressBar) -> TableBar {
-        bar.set_style(
-            ProgressStyle::with_template("{prefix} [{elapsed_precise}] {wide_bar} {percent}% {msg}")
-                .expect("a valid template"),
-        );
-        TableBar(bar)
-    }
-
-    /// The bar now shows level `done + 1` of `levels` (their Rebel counts).
-    pub(super) fn level(&self, levels: &[u32], done: usize) {
-        if let Some(rebels) = levels.get(done) {
-            self.0.set_prefix(format!("level {}/{}: {rebels} Rebels", done + 1, levels.len()));
-        }
-    }
-}
-
-impl LevelProgress for TableBar {
-    fn phase(&self, name: &'static str, total: u64) {
-        self.0.set_length(total);
-        self.0.set_position(0);
-        self.0.set_message(name);
-    }
-    fn advance(&self, done: u64) {
-        self.0.inc(done);
-    }
-    fn wave(&self, wave: u32) {
-        self.0.set_message(format!("telling, wave {wave}"));
-    }
 }
 
 fn print_levels(tb: &Tablebase) {
@@ -509,35 +394,6 @@ fn describe(v: Verdict, side: &str, plies_left: u32) -> String {
     }
 }
 
-/// A recorded game of the table's rules, replayed, with the group it is counted in.
-struct RecordedGame {
-    group: String,
-    record: GameRecord,
-    line: Playthrough<HuntGame>,
-}
-
-/// The games of a games.jsonl file that `game`'s table holds, replayed, and how many records of other
-/// rules were skipped. A line that is not a game record, or whose game does not replay, is an error.
-fn read_games(game: &HuntGame, file: &Path) -> anyhow::Result<(Vec<RecordedGame>, usize)> {
-    let (mut games, mut skipped) = (Vec::new(), 0);
-    for NumberedRecord { line: number, record } in read_records(file)? {
-        let at = || format!("{} line {number}", file.display());
-        let recorded = match record.ruleset().with_context(at)? {
-            AnyGame::Hunt(g) if shares_table(game, &g) => g,
-            _ => {
-                skipped += 1;
-                continue;
-            }
-        };
-        let line = record.replay(&recorded).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-        games.push(RecordedGame { group: record.group(), record, line });
-    }
-    if games.is_empty() {
-        bail!("{} holds no game of `{}`", file.display(), rules_key(game));
-    }
-    Ok((games, skipped))
-}
-
 /// Judges recorded games: per group of games (a study cell, else a pairing of agents), how often each
 /// side had a forced win, how often it won those games, and its mistakes against best play.
 fn judge_games(tb: &Tablebase, recorded: &[RecordedGame], skipped: usize, each: bool) {
@@ -604,14 +460,6 @@ fn prospect(p: Prospect) -> &'static str {
 mod tests {
     use super::*;
 
-    fn record(spec: &str, agents: &str, moves: &str, cell: Option<&str>) -> String {
-        let start = "G:c3;R:a1,a2,a3,a4,a5,b1,b5,c1,c5,d1,d5,e1,e2,e3,e4,e5;g";
-        let cell = cell.map_or(String::new(), |c| format!(r#","cell":"{c}""#));
-        format!(
-            r#"{{"game":0,"spec":"{spec}","seed":1,"start":"{start}","agents":{agents},"moves":[{moves}],"winner":null,"reason":"cap","plies":1{cell}}}"#
-        )
-    }
-
     /// `solve --json` on a position of the reduced (6-Rebel) table: one JSON object with the value and
     /// every move's, as a script reads it.
     #[test]
@@ -626,37 +474,5 @@ mod tests {
         let moves = value["moves"].as_array().unwrap();
         assert_eq!(moves.len(), tb.move_verdicts(&s).len());
         assert!(moves.iter().any(|m| m["value"]["result"] != "loss"), "{text}");
-    }
-
-    #[test]
-    fn games_are_labelled_by_cell_or_agents_and_other_rules_are_skipped() {
-        let temp = tempfile::tempdir().unwrap();
-        let dir = temp.path().join("solve-games");
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("games.jsonl");
-        let lines = [
-            record("sixteen-rebels", r#"{"general":"random","rebels":"perfect"}"#, r#""c3-d4xc5xe3""#, None),
-            // A record without agents is named, not a panic.
-            record("sixteen-rebels:first=general", "{}", "", Some("cell-a")),
-            record("sixteen-rebels", "{}", "", None),
-            record("sixteen-rebels:capture=mandatory", "{}", "", None),
-            record("murray-rebels", "{}", "", None),
-        ];
-        std::fs::write(&file, lines.join("\n")).unwrap();
-        let (games, skipped) = read_games(&crate::tablebase::testing::hunt("sixteen-rebels"), &file).unwrap();
-        let groups: Vec<&str> = games.iter().map(|g| g.group.as_str()).collect();
-        assert_eq!(groups, ["random (general) v perfect (rebels)", "cell-a", "(no agents recorded)"]);
-        assert_eq!((skipped, games[0].line.plies()), (2, 1));
-
-        // A record whose rules or moves do not read is an error naming its line.
-        for (bad, needle) in [
-            (record("seventeen-rebels", "{}", "", None), "line 2"),
-            (record("sixteen-rebels", "{}", r#""c3-c5""#, None), "line 2"),
-        ] {
-            std::fs::write(&file, [lines[0].as_str(), bad.as_str()].join("\n")).unwrap();
-            let game = crate::tablebase::testing::hunt("sixteen-rebels");
-            let err = format!("{:#}", read_games(&game, &file).err().unwrap());
-            assert!(err.contains(needle) && err.contains("games.jsonl"), "{err}");
-        }
     }
 }

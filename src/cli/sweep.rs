@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 
-use super::solve::TableBar;
+use super::table_bars::TableBar;
 use crate::game::hunt::HuntGame;
 use crate::tablebase::juroku::LevelProgress;
 

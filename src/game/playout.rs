@@ -1,7 +1,10 @@
 //! Uniformly random playouts to the end of the game, with every ending rule, allocation-free once warm.
 //! The classic UCT rollout and the playouts-per-second benchmark both use it.
 
-use rand::Rng;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 
 use super::history::RepetitionTracker;
 use super::{Game, Outcome, Reason};
@@ -74,5 +77,36 @@ pub fn random_playout<G: Game, R: Rng>(
         game.apply(&mut state, mv);
         plies += 1;
         repeated = scratch.repetition.push(game.position_hash(&state), irreversible);
+    }
+}
+
+/// Random playouts from the start, single thread: how many a second, their mean length, and the share
+/// stopped at the draw cap.
+pub struct PlayoutSpeed {
+    pub per_second: f64,
+    pub mean_plies: f64,
+    pub cap_share: f64,
+}
+
+/// Plays random playouts from the start for `budget` (in batches of 64) and measures them.
+pub fn playout_speed<G: Game>(game: &G, budget: Duration, seed: u64) -> PlayoutSpeed {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut scratch = PlayoutScratch::new();
+    let start = game.start();
+    let timer = Instant::now();
+    let (mut games, mut plies, mut caps) = (0u64, 0u64, 0u64);
+    while timer.elapsed() < budget {
+        for _ in 0..64 {
+            let (outcome, length) =
+                random_playout(game, start.clone(), 0, RolloutPolicy::Uniform, &mut rng, &mut scratch);
+            games += 1;
+            plies += length as u64;
+            caps += (outcome.reason == Reason::Cap) as u64;
+        }
+    }
+    PlayoutSpeed {
+        per_second: games as f64 / timer.elapsed().as_secs_f64(),
+        mean_plies: plies as f64 / games as f64,
+        cap_share: caps as f64 / games as f64,
     }
 }

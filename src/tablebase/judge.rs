@@ -1,9 +1,14 @@
 //! Judging played games against best play: after every move, what the mover could have forced and
 //! what the move left him, so that each side's mistakes (a win let go, a draw lost) can be counted.
 
-use super::{Tablebase, Verdict};
+use std::path::Path;
+
+use anyhow::{Context, bail};
+
+use super::{Tablebase, Verdict, rules_key, shares_table};
 use crate::game::hunt::HuntGame;
-use crate::game::{Game, Playthrough, Reason, Side};
+use crate::game::record::NumberedRecord;
+use crate::game::{AnyGame, Game, GameRecord, Playthrough, Reason, Side, read_records};
 
 /// What best play gives, ordered from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -164,5 +169,80 @@ impl Tablebase {
             each(index, &judged);
         }
         groups
+    }
+}
+
+/// A recorded game of the table's rules, replayed, with the group it is counted in.
+pub struct RecordedGame {
+    pub group: String,
+    pub record: GameRecord,
+    pub line: Playthrough<HuntGame>,
+}
+
+/// The games of a games.jsonl file that `game`'s table holds, replayed, and how many records of other
+/// rules were skipped. A line that is not a game record, or whose game does not replay, is an error.
+pub fn recorded_games(game: &HuntGame, file: &Path) -> anyhow::Result<(Vec<RecordedGame>, usize)> {
+    let (mut games, mut skipped) = (Vec::new(), 0);
+    for NumberedRecord { line: number, record } in read_records(file)? {
+        let at = || format!("{} line {number}", file.display());
+        let recorded = match record.ruleset().with_context(at)? {
+            AnyGame::Hunt(g) if shares_table(game, &g) => g,
+            _ => {
+                skipped += 1;
+                continue;
+            }
+        };
+        let line = record.replay(&recorded).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        games.push(RecordedGame { group: record.group(), record, line });
+    }
+    if games.is_empty() {
+        bail!("{} holds no game of `{}`", file.display(), rules_key(game));
+    }
+    Ok((games, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(spec: &str, agents: &str, moves: &str, cell: Option<&str>) -> String {
+        let start = "G:c3;R:a1,a2,a3,a4,a5,b1,b5,c1,c5,d1,d5,e1,e2,e3,e4,e5;g";
+        let cell = cell.map_or(String::new(), |c| format!(r#","cell":"{c}""#));
+        format!(
+            r#"{{"game":0,"spec":"{spec}","seed":1,"start":"{start}","agents":{agents},"moves":[{moves}],"winner":null,"reason":"cap","plies":1{cell}}}"#
+        )
+    }
+
+    #[test]
+    fn games_are_labelled_by_cell_or_agents_and_other_rules_are_skipped() {
+        let temp = tempfile::tempdir().unwrap();
+        let dir = temp.path().join("solve-games");
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("games.jsonl");
+        let lines = [
+            record("sixteen-rebels", r#"{"general":"random","rebels":"perfect"}"#, r#""c3-d4xc5xe3""#, None),
+            // A record without agents is named, not a panic.
+            record("sixteen-rebels:first=general", "{}", "", Some("cell-a")),
+            record("sixteen-rebels", "{}", "", None),
+            record("sixteen-rebels:capture=mandatory", "{}", "", None),
+            record("murray-rebels", "{}", "", None),
+        ];
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        let (games, skipped) =
+            recorded_games(&crate::tablebase::testing::hunt("sixteen-rebels"), &file).unwrap();
+        let groups: Vec<&str> = games.iter().map(|g| g.group.as_str()).collect();
+        assert_eq!(groups, ["random (general) v perfect (rebels)", "cell-a", "(no agents recorded)"]);
+        assert_eq!((skipped, games[0].line.plies()), (2, 1));
+
+        // A record whose rules or moves do not read is an error naming its line.
+        for (bad, needle) in [
+            (record("seventeen-rebels", "{}", "", None), "line 2"),
+            (record("sixteen-rebels", "{}", r#""c3-c5""#, None), "line 2"),
+        ] {
+            std::fs::write(&file, [lines[0].as_str(), bad.as_str()].join("\n")).unwrap();
+            let game = crate::tablebase::testing::hunt("sixteen-rebels");
+            let err = format!("{:#}", recorded_games(&game, &file).err().unwrap());
+            assert!(err.contains(needle) && err.contains("games.jsonl"), "{err}");
+        }
     }
 }

@@ -44,7 +44,7 @@ mod verify;
 
 pub use consistency::{Inconsistency, VerifyError};
 pub use format::{TableFileError, check_writable};
-pub use judge::{GroupTally, JudgedMove, Prospect, SideTally};
+pub use judge::{GroupTally, JudgedMove, Prospect, RecordedGame, SideTally, recorded_games};
 pub use location::{
     CachedTable, build_cost, cached_table, default_table_path, open_or_build, shares_table, table_present,
     will_build,

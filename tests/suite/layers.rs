@@ -284,3 +284,58 @@ fn the_reader_sees_imports_as_written() {
         });
     assert_eq!(circles(&graph), [vec!["a".to_string(), "b".into(), "c".into()]]);
 }
+
+/// The most lines a `cli/` file may hold (tests left out): a command's arguments, its call into the
+/// library and its printing have always fitted; the files that grew past it were doing library work.
+const MOST_CLI_LINES: usize = 500;
+
+/// Calls that play games: a move applied to a state, a playout, a match or one of its games.
+const PLAYS_GAMES: [&str; 4] = [".apply(&mut", "random_playout(", "run_match(", "play_match_game("];
+
+/// Where `code` plays games inside a loop (`for`, `while`, `loop`): the line of each such call. A loop
+/// is followed by brace depth from its keyword to the end of its block.
+fn game_loops(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut open_loops: Vec<i32> = Vec::new();
+    let mut depth = 0i32;
+    for line in code.lines() {
+        let words: Vec<&str> = line.split(|c: char| !c.is_alphanumeric() && c != '_').collect();
+        if words.iter().any(|w| matches!(*w, "for" | "while" | "loop")) && line.trim_end().ends_with('{') {
+            open_loops.push(depth);
+        }
+        if !open_loops.is_empty() && PLAYS_GAMES.iter().any(|call| line.contains(call)) {
+            found.push(line.trim().to_string());
+        }
+        depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+        while open_loops.last().is_some_and(|&d| depth <= d) {
+            open_loops.pop();
+        }
+    }
+    found
+}
+
+/// The CLI parses, calls the library and prints (README, `cli/mod.rs`): no `cli/` file is longer
+/// than [`MOST_CLI_LINES`], and none plays games in a loop of its own.
+#[test]
+fn the_cli_only_parses_calls_and_prints() {
+    let mut wrong = Vec::new();
+    for (name, (code, _)) in modules().iter().filter(|(name, _)| name.starts_with("cli")) {
+        let lines = code.lines().count();
+        if lines > MOST_CLI_LINES {
+            wrong.push(format!("{name}: {lines} lines (at most {MOST_CLI_LINES})"));
+        }
+        for call in game_loops(code) {
+            wrong.push(format!("{name} plays games in a loop: `{call}`"));
+        }
+    }
+    assert!(wrong.is_empty(), "library work in the CLI:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_game_loop_is_found_and_a_single_call_is_not() {
+    let looped = "fn f() {\n    for game in 0..n {\n        let r = run_match(g, a, s, &|_| {})?;\n    }\n}";
+    assert_eq!(game_loops(looped), ["let r = run_match(g, a, s, &|_| {})?;"]);
+    let nested = "while x {\n    if y {\n        game.apply(&mut state, mv);\n    }\n}\nrun_match(g);";
+    assert_eq!(game_loops(nested), ["game.apply(&mut state, mv);"]);
+    assert!(game_loops("fn f() {\n    let r = run_match(g, a, s, &|_| {})?;\n}\nfor x in y {\n}").is_empty());
+}
