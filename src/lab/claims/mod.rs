@@ -134,8 +134,9 @@ pub struct Reading {
     /// on the same kind of evidence (set where the studies are read together: `balance --reread`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p_table: Option<f64>,
-    /// Cells a sequential reading needs grown for its next look (cell id, games).
-    #[serde(skip)]
+    /// Cells a sequential reading needs grown for its next look (cell id, games). Kept in results.json:
+    /// what an open claim would take is read from it there (`settle`), as in the report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub next: Vec<(String, u32)>,
     /// The cells whose games it read (a ladder's own cells; none for a proof), which price more of
     /// them ([`crate::lab::settle`]).
@@ -215,8 +216,8 @@ pub struct Below {
     /// same looks as the top, so that the two verdicts rest on alike games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub look: Option<String>,
-    /// Its cells to grow for its next look, once the top has decided.
-    #[serde(skip)]
+    /// Its cells to grow for its next look, once the top has decided (kept in results.json, as above).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub next: Vec<(String, u32)>,
 }
 
