@@ -95,9 +95,6 @@ impl SelfPlay {
                 }
             }
         }
-        if let Some(dir) = data.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
         let mut text = format!("# {settings}\n").into_bytes();
         for l in &labelled {
             serde_json::to_writer(&mut text, l)?;
