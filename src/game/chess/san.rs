@@ -10,16 +10,21 @@
 //!
 //! each followed by `+` or `#` when the turn gives check or mate.
 
-use super::ChessGame;
 use super::bitboard::{Square, file_of, rank_of, square_name};
 use super::moves::{ChessMove, MoveKind};
 use super::piece::Piece;
 use super::position::Position;
+use crate::game::tactics::Tactics;
 use crate::game::{Game, MoveError, illegal_move_error};
 
-/// The SAN of legal turn `m` in `pos`.
-pub fn to_san(game: &ChessGame, pos: &Position, m: ChessMove) -> String {
-    let mut moves = <ChessGame as Game>::Moves::default();
+/// The SAN of legal turn `m` in `pos`. Generic over the game (any with chess positions and moves), so
+/// that the notation does not name the game type that calls it.
+pub fn to_san<G: Game<State = Position, Move = ChessMove> + Tactics>(
+    game: &G,
+    pos: &Position,
+    m: ChessMove,
+) -> String {
+    let mut moves = G::Moves::default();
     game.legal_moves(pos, &mut moves);
     let mut text = if m.kind == MoveKind::Rebel {
         format!("r:{}", step_text(pos, m.from, m.to, |o| o.kind == MoveKind::Rebel, &moves))
@@ -43,9 +48,13 @@ pub fn to_san(game: &ChessGame, pos: &Position, m: ChessMove) -> String {
 }
 
 /// The SAN of a legal move given as text, or the coordinate move, whichever `text` is.
-pub fn parse_san(game: &ChessGame, pos: &Position, text: &str) -> Result<ChessMove, MoveError> {
+pub fn parse_san<G: Game<State = Position, Move = ChessMove> + Tactics>(
+    game: &G,
+    pos: &Position,
+    text: &str,
+) -> Result<ChessMove, MoveError> {
     let wanted = loose(text);
-    let mut moves = <ChessGame as Game>::Moves::default();
+    let mut moves = G::Moves::default();
     game.legal_moves(pos, &mut moves);
     let mut found = moves.iter().copied().filter(|&m| loose(&to_san(game, pos, m)) == wanted);
     match (found.next(), found.next()) {
@@ -166,6 +175,7 @@ fn normal_text(
 mod tests {
     use super::*;
 
+    use crate::game::chess::ChessGame;
     use crate::game::testkit::chess_game as chess;
 
     #[test]

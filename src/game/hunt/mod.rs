@@ -7,15 +7,15 @@
 pub mod board;
 pub mod described;
 mod notation;
+mod state;
+
+pub use state::{GENERAL, HuntMove, HuntState, REBELS};
 
 use crate::game::ActionIndex;
 use board::{Board, BoardKind, EAST, NONE, NORTH, WEST, opposite};
 
 use super::spec::{OptionSpec, OptionValues, Options, Ruleset, RulesetInfo};
 use super::{Game, GameFacts, MoveList, Outcome, PositionError, Reason, Side};
-
-pub const GENERAL: Side = Side::ZERO;
-pub const REBELS: Side = Side::ONE;
 
 /// When the General may stay put and remove a pair of Rebels across his point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,26 +69,6 @@ pub struct HuntRules {
     /// A Rebel arriving so that the General is flanked along a line takes him (Murray).
     pub custodial: bool,
     pub max_plies: u32,
-}
-
-/// A position: the General's point, the Rebels' mask, the side to move, and the result once decided
-/// (a custodial capture cannot be read off the position alone, so the result is kept).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct HuntState {
-    pub general: u8,
-    pub rebels: u64,
-    pub to_move: Side,
-    pub result: Option<Outcome>,
-}
-
-/// A whole turn: a step (`from != to`), a leap, or a static capture (`from == to`), with the Rebels
-/// it removes. `kind` is the move's slot in the action space of its from-point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct HuntMove {
-    pub from: u8,
-    pub to: u8,
-    pub kind: u8,
-    pub captured: u64,
 }
 
 /// Action kinds per from-point: a step in direction d is `d`, a leap `8 + d`, a static capture of the
@@ -433,7 +413,7 @@ impl Game for HuntGame {
     }
 
     fn parse_position(&self, text: &str) -> Result<HuntState, PositionError> {
-        let mut state = notation::parse_position(self, text)?;
+        let mut state = notation::parse_position(self.board, self.rules.rebel_count, text)?;
         state.result = self.judge_position(&state);
         Ok(state)
     }
@@ -447,7 +427,7 @@ impl Game for HuntGame {
     }
 
     fn parse_move(&self, s: &HuntState, text: &str) -> Result<HuntMove, super::MoveError> {
-        notation::parse_move(self, s, text)
+        notation::parse_move(self, self.board, s, text)
     }
 
     fn render(&self, s: &HuntState) -> String {

@@ -2,7 +2,7 @@
 //! (a static capture is `c5xb5xd5`).
 
 use super::board::Board;
-use super::{GENERAL, HuntGame, HuntMove, HuntState, REBELS};
+use super::state::{GENERAL, HuntMove, HuntState, REBELS};
 use crate::game::{Game, MoveError, PositionError, illegal_move_error};
 
 pub fn format_position(board: &Board, s: &HuntState) -> String {
@@ -14,8 +14,8 @@ pub fn format_position(board: &Board, s: &HuntState) -> String {
     )
 }
 
-pub fn parse_position(game: &HuntGame, text: &str) -> Result<HuntState, PositionError> {
-    let board = game.board();
+/// `rebel_count`: the most Rebels a position of this ruleset may hold (its start's).
+pub fn parse_position(board: &Board, rebel_count: u32, text: &str) -> Result<HuntState, PositionError> {
     let err = |problem: String| PositionError::new(text, problem);
     let fields: Vec<&str> = text.trim().split(';').map(str::trim).collect();
     let [general_field, rebels_field, side_field] = fields[..] else {
@@ -56,11 +56,11 @@ pub fn parse_position(game: &HuntGame, text: &str) -> Result<HuntState, Position
         }
         rebels |= 1 << p;
     }
-    if rebels.count_ones() > game.rules.rebel_count {
+    if rebels.count_ones() > rebel_count {
         return Err(err(format!(
             "{} Rebels, more than the {} this ruleset starts with",
             rebels.count_ones(),
-            game.rules.rebel_count
+            rebel_count
         )));
     }
     let to_move = match side_field {
@@ -88,8 +88,12 @@ pub fn format_move(board: &Board, m: HuntMove) -> String {
 
 /// Reads `from-to`, `from-toxPxQ` or `fromxPxQ`. Captures may be listed in any order; when they are
 /// left out and only one legal move goes from `from` to `to`, that move is meant.
-pub fn parse_move(game: &HuntGame, s: &HuntState, text: &str) -> Result<HuntMove, MoveError> {
-    let board = game.board();
+pub fn parse_move<G: Game<State = HuntState, Move = HuntMove>>(
+    game: &G,
+    board: &Board,
+    s: &HuntState,
+    text: &str,
+) -> Result<HuntMove, MoveError> {
     let trimmed = text.trim();
     let malformed = |problem: String| MoveError::Malformed { text: trimmed.to_string(), problem };
     let mut parts = trimmed.split('x');
@@ -108,7 +112,7 @@ pub fn parse_move(game: &HuntGame, s: &HuntState, text: &str) -> Result<HuntMove
     if from == to && !captures_given {
         return Err(malformed("a move is `from-to` (a static capture: `fromxPxQ`)".to_string()));
     }
-    let mut moves = <HuntGame as Game>::Moves::default();
+    let mut moves = G::Moves::default();
     game.legal_moves(s, &mut moves);
     let same_path = |m: &&HuntMove| m.from == from && m.to == to;
     if let Some(m) = moves.iter().filter(same_path).find(|m| m.captured == captured) {

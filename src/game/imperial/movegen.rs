@@ -5,7 +5,7 @@
 //! move and generation never allocates.
 
 use super::board::{BOARD, EAST, NO_SQUARE, NORTH, SOUTH, TABLES, WEST, bit, slide, squares};
-use super::{ALLIES, ImperialMove, ImperialState, Moves, RUSSIANS};
+use super::state::{ALLIES, ImperialMove, ImperialState, Moves, RUSSIANS};
 
 /// For each direction `d`, the squares where a man of the mover arriving takes the enemy man next to
 /// it in direction `d`: that neighbour is an enemy man and the square beyond it holds a man of the

@@ -2,7 +2,7 @@
 //! `3AAA3/4A4/4R4/A3R3A/AARRERRAA/A3R3A/4R4/4A4/3AAA3 r` and moves `e4-e2xe1`.
 
 use super::board::{NO_SQUARE, SIZE, bit, label, parse_square, square};
-use super::{ALLIES, ImperialGame, ImperialMove, ImperialState, RUSSIANS, START_ALLIES, START_RUSSIAN_MEN};
+use super::state::{ALLIES, ImperialMove, ImperialState, RUSSIANS, START_ALLIES, START_RUSSIAN_MEN};
 use crate::game::{Game, MoveError, PositionError, illegal_move_error};
 
 pub fn format_position(s: &ImperialState) -> String {
@@ -125,7 +125,11 @@ pub fn format_move(m: ImperialMove) -> String {
 /// optional capture that is a move of its own, distinct from the captures, and it keeps that meaning
 /// under `capture=mandatory`, where it is then illegal whenever a capture is available, rather than
 /// silently becoming a capture the player did not write.
-pub fn parse_move(game: &ImperialGame, s: &ImperialState, text: &str) -> Result<ImperialMove, MoveError> {
+pub fn parse_move<G: Game<State = ImperialState, Move = ImperialMove>>(
+    game: &G,
+    s: &ImperialState,
+    text: &str,
+) -> Result<ImperialMove, MoveError> {
     let trimmed = text.trim();
     let malformed = |problem: String| MoveError::Malformed { text: trimmed.to_string(), problem };
     let (path, taken) = match trimmed.split_once('x') {
@@ -147,7 +151,7 @@ pub fn parse_move(game: &ImperialGame, s: &ImperialState, text: &str) -> Result<
         None => NO_SQUARE,
     };
     let wanted = ImperialMove { from, to, taken };
-    let mut moves = <ImperialGame as Game>::Moves::default();
+    let mut moves = G::Moves::default();
     game.legal_moves(s, &mut moves);
     if moves.contains(&wanted) { Ok(wanted) } else { Err(illegal_move_error(game, s, trimmed)) }
 }
