@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::{Agent, AgentError, Watch};
+use crate::family::Family;
 use crate::game::Playthrough;
-use crate::nn::NetGame;
 use crate::search::alphabeta::{AlphaBeta, Evaluation, Found, Limits, MATE_BOUND, Material, Score};
 
 /// Nodes per move when a spec names no budget.
@@ -71,13 +71,13 @@ impl fmt::Display for AbSettings {
 }
 
 /// The alpha-beta agent for one game.
-pub struct AbAgent<G: NetGame> {
+pub struct AbAgent<G: Family> {
     search: AlphaBeta<G, Box<dyn Evaluation<G> + Send>>,
     limits: Limits,
     last: Option<Found<G::Move>>,
 }
 
-impl<G: NetGame> AbAgent<G> {
+impl<G: Family> AbAgent<G> {
     /// The agent for `game`: a network's value head where `net=` names one, else the game's own
     /// evaluation, else material.
     pub fn build(game: &G, settings: &AbSettings, spec: &str) -> Result<AbAgent<G>, AgentError> {
@@ -106,7 +106,7 @@ impl<G: NetGame> AbAgent<G> {
     }
 }
 
-impl<G: NetGame> Agent<G> for AbAgent<G> {
+impl<G: Family> Agent<G> for AbAgent<G> {
     fn choose(&mut self, line: &Playthrough<G>) -> G::Move {
         self.choose_watched(line, &Watch::default())
     }

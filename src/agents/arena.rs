@@ -12,8 +12,8 @@ use crate::seed::derive_seed;
 
 /// The stream of a game's seed its random opening draws from (the agents use streams 0 and 1).
 const OPENING_STREAM: u64 = 0x6f70_656e;
+use crate::family::Family;
 use crate::game::{Game, GameRecord, Playthrough, Reason, Side};
-use crate::nn::NetGame;
 use crate::nn::inference::on_one_kernel_thread;
 
 /// Plays `line` to its end; `agents[i]` plays side `i`.
@@ -135,7 +135,7 @@ pub fn points_of_a(side_names: &[&str], record: &GameRecord) -> f64 {
 /// [`seat_of`]. Records come back in game order (`settings.played` left
 /// out); `on_game_done` is called as each game ends (in any order), e.g. to keep it or advance a
 /// progress bar.
-pub fn run_match<G: NetGame>(
+pub fn run_match<G: Family>(
     game: &G,
     specs: [&AgentSpec; 2],
     settings: MatchSettings,
@@ -204,7 +204,7 @@ pub fn run_match<G: NetGame>(
 }
 
 /// Game `index` of a match: its seed, its seating, its record.
-fn play_match_game<G: NetGame>(
+fn play_match_game<G: Family>(
     game: &G,
     specs: [&AgentSpec; 2],
     settings: &MatchSettings,

@@ -9,8 +9,8 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 use super::{Agent, AgentError};
+use crate::family::Family;
 use crate::game::Playthrough;
-use crate::nn::NetGame;
 use crate::tablebase::{TableFileError, Tablebase, check_supported, default_table_path, shared_table};
 
 pub struct PerfectAgent {
@@ -26,7 +26,7 @@ impl PerfectAgent {
 
     /// The perfect agent for `game`, which must be a hunt game the tables solve. `table` names the file,
     /// by default the one `rebel-zero solve` writes for the game's rules.
-    pub fn build<G: NetGame>(
+    pub fn build<G: Family>(
         game: &G,
         table: Option<&str>,
         seed: u64,
@@ -50,7 +50,7 @@ impl PerfectAgent {
     }
 }
 
-impl<G: NetGame> Agent<G> for PerfectAgent {
+impl<G: Family> Agent<G> for PerfectAgent {
     fn choose(&mut self, line: &Playthrough<G>) -> G::Move {
         // `build` made this agent for a hunt game only, the one family whose best play is Some.
         let ranked =

@@ -12,9 +12,11 @@ use super::Agent;
 use super::mcts::{MctsAgent, SearchSettings};
 use super::perfect::PerfectAgent;
 use super::random::RandomAgent;
+use crate::family::Family;
+use crate::family::{has_hand_evaluation, hunt_of};
 use crate::game::AnyGame;
 use crate::game::playout::RolloutPolicy;
-use crate::nn::{NetEvaluator, NetGame, Precision, load_for_inference};
+use crate::nn::{NetEvaluator, Precision, load_for_inference};
 use crate::search::{RolloutEvaluator, SearchConfig};
 use crate::seed::derive_seed;
 use crate::tablebase::{CachedTable, cached_table};
@@ -166,7 +168,7 @@ impl NetSettings {
     /// The checkpoint this agent plays `game` with: [`NetSettings::checkpoint_dir`], or for
     /// `path=shipped` the shipped network of `game`'s board (an error naming the game where the
     /// project ships none).
-    pub fn checkpoint_for<G: NetGame>(&self, game: &G) -> Result<std::path::PathBuf, String> {
+    pub fn checkpoint_for<G: Family>(&self, game: &G) -> Result<std::path::PathBuf, String> {
         if self.path != SHIPPED_PATH {
             return Ok(self.checkpoint_dir());
         }
@@ -187,7 +189,7 @@ pub fn print_form_of(canonical: &str) -> &str {
 }
 
 /// The shipped network that plays `game`'s board, as [`SHIPPED_NETWORKS`] names it, if any.
-pub fn shipped_network<G: NetGame>(game: &G) -> Option<&'static str> {
+pub fn shipped_network<G: Family>(game: &G) -> Option<&'static str> {
     SHIPPED_NETWORKS.iter().copied().find(|path| {
         crate::nn::Checkpoint::open(&crate::files::find_shipped(Path::new(path)))
             .is_ok_and(|checkpoint| checkpoint.check_game(game).is_ok())
@@ -295,18 +297,16 @@ impl AgentSpec {
     }
 
     /// The strongest agent the project ships for `game`: best play where its tablebase has been built
-    /// (`rebel-zero solve`); for the chess family the alpha-beta search at a second a move
-    /// (docs/BENCHMARKS.md measures it on Stockfish's scale); else the shipped network of its board at
+    /// (`rebel-zero solve`); for a family with a hand evaluation (chess) the alpha-beta search at a
+    /// second a move (docs/BENCHMARKS.md measures it on Stockfish's scale); else the shipped network of its board at
     /// 400 simulations, else rollout MCTS at 2000 simulations.
     pub fn strongest_shipped(game: &AnyGame) -> AgentSpec {
-        match game {
-            AnyGame::Hunt(hunt) if matches!(cached_table(hunt), CachedTable::Built(_)) => {
-                AgentSpec::Perfect { table: None }
-            }
-            AnyGame::Chess(_) => {
-                AgentSpec::Ab(super::alphabeta::AbSettings { ms: Some(1000), ..Default::default() })
-            }
-            _ => AgentSpec::strongest_searcher(game),
+        if hunt_of(game).is_some_and(|hunt| matches!(cached_table(hunt), CachedTable::Built(_))) {
+            AgentSpec::Perfect { table: None }
+        } else if has_hand_evaluation(game) {
+            AgentSpec::Ab(super::alphabeta::AbSettings { ms: Some(1000), ..Default::default() })
+        } else {
+            AgentSpec::strongest_searcher(game)
         }
     }
 
@@ -321,7 +321,7 @@ impl AgentSpec {
 
     /// The agent for `game`, its randomness drawn from `seed`. The human is not an [`Agent`]: the
     /// `play` command reads its moves itself.
-    pub fn build<G: NetGame>(&self, game: &G, seed: u64) -> Result<Box<dyn Agent<G>>, AgentError> {
+    pub fn build<G: Family>(&self, game: &G, seed: u64) -> Result<Box<dyn Agent<G>>, AgentError> {
         match self {
             AgentSpec::Random => Ok(Box::new(RandomAgent::new(seed))),
             AgentSpec::Mcts(settings) => {

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use burn::prelude::*;
 use clap::Args;
 
+use crate::family::Family;
 use crate::nn::{
-    Inference, InferenceNet, NetGame, NetShape, PolicyHead, PolicyValueNet, TowerSize, checkpoint::Checkpoint,
+    Inference, InferenceNet, NetShape, PolicyHead, PolicyValueNet, TowerSize, checkpoint::Checkpoint,
 };
 
 #[derive(Args, Debug)]
@@ -40,7 +41,7 @@ pub fn run(args: &BenchNetArgs) -> anyhow::Result<()> {
     crate::with_game!(&game, |g| bench(g, args))
 }
 
-fn bench<G: NetGame>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
+fn bench<G: Family>(game: &G, args: &BenchNetArgs) -> anyhow::Result<()> {
     let device = Device::flex();
     let (shape, net): (NetShape, PolicyValueNet) = match &args.checkpoint {
         Some(path) => {

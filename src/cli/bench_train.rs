@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use rand::{RngExt, SeedableRng};
 
-use crate::nn::{NetGame, TowerSize};
+use crate::family::Family;
+use crate::nn::TowerSize;
 use crate::train::config::OptimizerConfig;
 use crate::train::learner::Learner;
 use crate::train::replay::Batch;
@@ -37,7 +38,7 @@ pub fn run(args: &BenchTrainArgs) -> anyhow::Result<()> {
     crate::with_game!(&game, |g| bench(g, args))
 }
 
-fn bench<G: NetGame>(game: &G, args: &BenchTrainArgs) -> anyhow::Result<()> {
+fn bench<G: Family>(game: &G, args: &BenchTrainArgs) -> anyhow::Result<()> {
     let shape = game.net_shape(args.size);
     let (width, height) = shape.grid;
     // Forward, then backward through activations and weights: about three forward passes.

@@ -8,10 +8,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::family::Family;
 use crate::game::record::GameRecord;
 use crate::nn::agreement::{Agreement, CheckArrays, check, export};
 use crate::nn::load::{CALIBRATION_GAMES, CALIBRATION_SIMULATIONS, calibration_positions, write_scales};
-use crate::nn::{InferenceNet, NetGame, checkpoint::Checkpoint};
+use crate::nn::{InferenceNet, checkpoint::Checkpoint};
 
 #[derive(Args, Debug)]
 pub struct QuantizeArgs {
@@ -65,7 +66,7 @@ fn read_check_games(paths: &[PathBuf]) -> anyhow::Result<Vec<GameRecord>> {
     Ok(records)
 }
 
-fn quantize<G: NetGame>(
+fn quantize<G: Family>(
     game: &G,
     checkpoint: &Checkpoint,
     records: &[GameRecord],

@@ -8,9 +8,9 @@ use rand::{RngExt, SeedableRng};
 use sha2::{Digest, Sha256};
 
 use crate::agents::AgentSpec;
+use crate::family::Family;
 use crate::game::perft::perft;
 use crate::game::{AnyGame, Game, Playthrough};
-use crate::nn::NetGame;
 use crate::seed::derive_seed;
 use crate::with_game;
 
@@ -62,7 +62,7 @@ pub fn agent(spec: &AgentSpec, game: &AnyGame) -> anyhow::Result<String> {
 
 /// The weights file a network agent plays `game` with (its checkpoint's `model.bpk`) and the file's
 /// SHA-256.
-pub fn weights<G: NetGame>(
+pub fn weights<G: Family>(
     settings: &crate::agents::NetSettings,
     game: &G,
 ) -> anyhow::Result<(std::path::PathBuf, [u8; 32])> {
@@ -73,7 +73,7 @@ pub fn weights<G: NetGame>(
     Ok((file, digest.into()))
 }
 
-fn agent_of<G: NetGame>(spec: &AgentSpec, game: &G) -> anyhow::Result<String> {
+fn agent_of<G: Family>(spec: &AgentSpec, game: &G) -> anyhow::Result<String> {
     let mut hash = Sha256::new();
     hash.update(spec.print_form().as_bytes());
     let probe = match spec {

@@ -23,9 +23,10 @@ use serde::{Deserialize, Serialize};
 
 use super::study::LoadedStudy;
 use crate::agents::AgentSpec;
+use crate::family::Family;
+use crate::family::hunt_of;
 use crate::game::hunt::HuntGame;
 use crate::game::{AnyGame, Game, Playthrough};
-use crate::nn::NetGame;
 use crate::seed::{derive_seed, fnv1a};
 use crate::tablebase::shared_table;
 use crate::tablebase::{CachedTable, Tablebase, Verdict, cached_table};
@@ -99,7 +100,7 @@ impl Admission {
     /// Admission by the table that solves `variant`'s rules, built here or not (`None` where no table
     /// can solve them), with where that table stands in the cache.
     fn by_table(study: &LoadedStudy, variant: usize) -> Option<(Admission, CachedTable)> {
-        let AnyGame::Hunt(hunt) = &study.games[variant] else { return None };
+        let hunt = hunt_of(&study.games[variant])?;
         let cached = cached_table(hunt);
         let path = match &cached {
             CachedTable::Built(path) | CachedTable::Missing(path) => path.clone(),
@@ -268,8 +269,8 @@ fn extend(
     seed: u64,
     until: Until,
 ) -> anyhow::Result<()> {
-    match (game, admission) {
-        (AnyGame::Hunt(hunt), Admission::Table { path, band }) => {
+    match (hunt_of(game), admission) {
+        (Some(hunt), Admission::Table { path, band }) => {
             let table = shared_table(hunt, path)?;
             let judge = TableJudge { table: &table, game: hunt, band: *band };
             let start = judge.value(&Playthrough::new(hunt.clone())).ok_or_else(|| {
@@ -412,7 +413,7 @@ struct AgentJudge<G: Game> {
     start: f64,
 }
 
-impl<G: NetGame> AgentJudge<G> {
+impl<G: Family> AgentJudge<G> {
     fn new(game: &G, spec: &AgentSpec, band: f64) -> anyhow::Result<AgentJudge<G>> {
         let agent = spec.build(game, derive_seed(0x10d9e, fnv1a(&spec.to_string())))?;
         let mut judge = AgentJudge { agent, band, start: 0.0 };

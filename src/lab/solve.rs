@@ -11,6 +11,7 @@ use rand_pcg::Pcg64Mcg;
 
 use super::store::{CellResult, LevelShare, LineMark, Proven, SolverResult};
 use super::study::LoadedStudy;
+use crate::family::hunt_of;
 use crate::game::hunt::HuntGame;
 use crate::game::playout::RolloutPolicy;
 use crate::game::{AnyGame, Game, Playthrough};
@@ -49,7 +50,7 @@ pub fn solve_start(variant: &str, game: &AnyGame, budget: u32, seed: u64) -> Sol
 /// The table of `game`, when the tables solve its rules and the table `rebel-zero solve` writes is
 /// present whole (`None` otherwise: the lab then falls back to the MCTS-solver and says so).
 pub(super) fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)> {
-    let AnyGame::Hunt(hunt) = game else { return None };
+    let hunt = hunt_of(game)?;
     match cached_table(hunt) {
         CachedTable::Built(path) => Some((hunt, path)),
         CachedTable::Unsolvable(_) | CachedTable::Missing(_) => None,
@@ -60,8 +61,7 @@ pub(super) fn table_of(game: &AnyGame) -> Option<(&HuntGame, std::path::PathBuf)
 /// wrong is weak on such a variant wherever the study is read again (a machine without the table
 /// reads the record's judgement, not none).
 pub fn covered(game: &AnyGame) -> bool {
-    let AnyGame::Hunt(hunt) = game else { return false };
-    !matches!(cached_table(hunt), CachedTable::Unsolvable(_))
+    hunt_of(game).is_some_and(|hunt| !matches!(cached_table(hunt), CachedTable::Unsolvable(_)))
 }
 
 /// The start value of `variant` by its tablebase, counting the draw cap, with the best-play line and

@@ -11,8 +11,8 @@ use super::sprt::{Decision, Pentanomial, Sprt, pair_index};
 use super::stats::{Estimate, Interval, clustered, paired};
 use crate::agents::arena::points_of_a;
 use crate::agents::{AgentError, AgentSpec, MatchSettings, run_match};
+use crate::family::Family;
 use crate::game::{Game, GameRecord};
-use crate::nn::NetGame;
 
 /// Games per opening of a `--book`: one with each seating, as a study's cells play them.
 pub const GAMES_PER_OPENING: usize = 2;
@@ -56,7 +56,7 @@ impl SprtResult {
 /// is the same game whenever the test stops (its seed and opening depend on `i` alone), so a test's
 /// stopping point is reproducible from its seed, and a test resumed with the games of `kept` stops
 /// where one run straight through does.
-pub fn play_until_decided<G: NetGame>(
+pub fn play_until_decided<G: Family>(
     game: &G,
     specs: [&AgentSpec; 2],
     settings: MatchSettings,

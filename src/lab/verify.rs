@@ -26,8 +26,9 @@ use super::openings::{Book, Evidence, possible_keys, remake};
 use super::runner::{BookInfo, StudyResults, prints};
 use super::schedule::{Cell, book_print, schedule};
 use super::study::LoadedStudy;
+use crate::family::hunt_of;
+use crate::game::GameRecord;
 use crate::game::hunt::HuntGame;
-use crate::game::{AnyGame, GameRecord};
 
 /// A cell of a committed study whose rules, agents or openings no longer behave as when it was played.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,8 +165,8 @@ fn book_evidence(
                 Some("its openings come from another book than the other cells of its variant".to_string())
             } else {
                 evidence.insert(cell.variant, by.clone());
-                if let (Evidence::Table { path, spec, built: false }, AnyGame::Hunt(game)) =
-                    (by, &study.games[cell.variant])
+                if let (Evidence::Table { path, spec, built: false }, Some(game)) =
+                    (by, hunt_of(&study.games[cell.variant]))
                 {
                     let entry = missing.entry(path.clone()).or_insert_with(|| MissingTable {
                         path: path.clone(),

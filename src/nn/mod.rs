@@ -30,33 +30,14 @@ pub use model::{NetShape, PolicyHead, PolicyValueNet, TowerSize};
 pub use symmetry::{Mirror, mirror_planes};
 
 use crate::game::chess::ChessGame;
-use crate::game::hunt::{HuntGame, HuntMove};
+use crate::game::hunt::HuntGame;
 use crate::game::imperial::ImperialGame;
-use crate::game::{ActionIndex, Game, Playthrough};
-use crate::tablebase::Tablebase;
+use crate::game::{ActionIndex, Game};
 
 /// A game a network can play: it names its input layout and, where the board has one, the mirror
 /// image of a policy index (for training-data augmentation).
 pub trait NetGame: Game + crate::game::tactics::Tactics {
     type Encoder: Encoder<Game = Self>;
-
-    /// A hand-written leaf evaluation for an alpha-beta search, where the family has one (chess);
-    /// others evaluate leaves with a network's value head or by material.
-    fn hand_evaluation(&self) -> Option<Box<dyn crate::search::alphabeta::Evaluation<Self> + Send>> {
-        None
-    }
-
-    /// The game as a hunt game, where the family is the hunt boards' (the only family tables solve).
-    fn as_hunt(&self) -> Option<&HuntGame> {
-        None
-    }
-
-    /// Each legal move of `line`'s position with its preference by `table` for the side to move
-    /// ([`crate::tablebase::ranked_moves`]; best play chooses among the highest,
-    /// [`crate::tablebase::best_moves`]); `None` for a family no table solves.
-    fn table_ranking(&self, _table: &Tablebase, _line: &Playthrough<Self>) -> Option<Vec<(i64, Self::Move)>> {
-        None
-    }
 
     /// The policy index of the mirrored move, when the rules are mirror-symmetric; the encoded planes
     /// are then mirrored by [`mirror_planes`].
@@ -87,14 +68,6 @@ impl NetGame for HuntGame {
     fn mirror_action_index(&self, action: ActionIndex) -> Option<ActionIndex> {
         self.board().symmetric.then(|| self.mirror_action(action))
     }
-
-    fn as_hunt(&self) -> Option<&HuntGame> {
-        Some(self)
-    }
-
-    fn table_ranking(&self, table: &Tablebase, line: &Playthrough<HuntGame>) -> Option<Vec<(i64, HuntMove)>> {
-        Some(crate::tablebase::ranked_moves(table, line))
-    }
 }
 
 impl NetGame for ImperialGame {
@@ -113,10 +86,6 @@ impl NetGame for ImperialGame {
 /// Chess has no symmetry the rules keep: castling tells the wings apart.
 impl NetGame for ChessGame {
     type Encoder = ChessEncoder;
-
-    fn hand_evaluation(&self) -> Option<Box<dyn crate::search::alphabeta::Evaluation<Self> + Send>> {
-        Some(Box::new(crate::eval::chess::ChessEval::default()))
-    }
 
     fn mirror_action_index(&self, _action: ActionIndex) -> Option<ActionIndex> {
         None

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::family::Family;
 use crate::game::chess::ChessGame;
 use crate::game::chess::bitboard::square_name;
 use crate::game::chess::piece::Piece;
@@ -11,7 +12,6 @@ use crate::game::hunt::board::NONE;
 use crate::game::hunt::{GENERAL, HuntGame};
 use crate::game::imperial::{ImperialGame, RUSSIANS, board as imperial_board};
 use crate::game::{Reason, Side};
-use crate::nn::NetGame;
 
 /// A board as the page draws it. Coordinates are in board units, x to the right and y up.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -46,7 +46,7 @@ pub struct PieceView {
 }
 
 /// A family the page can draw and play by clicks.
-pub trait Drawable: NetGame {
+pub trait Drawable: Family {
     fn drawing(&self) -> Drawing;
     fn pieces(&self, state: &Self::State) -> Vec<PieceView>;
     /// The cells a move is played with: the piece clicked (for a rebel step, the opponent's piece it

@@ -8,9 +8,11 @@ use serde::Serialize;
 use super::board::{Drawable, Drawing, PieceView};
 use super::error::BadRequest;
 use crate::agents::{AgentSpec, Watch};
+use crate::family::Family;
+use crate::family::hunt_of;
 use crate::game::hunt::HuntGame;
 use crate::game::{AnyGame, Game, Playthrough, describe_outcome};
-use crate::nn::{NetEvaluator, NetGame};
+use crate::nn::NetEvaluator;
 use crate::search::{Evaluations, Evaluator, LeafBatch};
 use crate::tablebase::shared_table;
 use crate::tablebase::{CachedTable, cached_table};
@@ -185,7 +187,7 @@ pub fn analyse(
     watch: &Watch,
 ) -> Result<Analysis, BadRequest> {
     let mut analysis = with_game!(game, |g| search(&replay(g, start, moves)?, agent, watch))?;
-    if let AnyGame::Hunt(hunt) = game {
+    if let Some(hunt) = hunt_of(game) {
         let line = replay(hunt, start, moves)?;
         if !line.is_over() {
             match table_moves(hunt, line.state()) {
@@ -198,7 +200,7 @@ pub fn analyse(
 }
 
 /// The network's and the search's view of the position `line` ends in.
-fn search<G: NetGame>(
+fn search<G: Family>(
     line: &Playthrough<G>,
     agent: &AgentSpec,
     watch: &Watch,
@@ -239,7 +241,7 @@ fn search<G: NetGame>(
 }
 
 /// The network's win/draw/loss for the side to move in the position `line` ends in.
-fn network_wdl<G: NetGame>(game: &G, line: &Playthrough<G>, checkpoint: &Path) -> Result<Wdl, BadRequest> {
+fn network_wdl<G: Family>(game: &G, line: &Playthrough<G>, checkpoint: &Path) -> Result<Wdl, BadRequest> {
     let net = crate::nn::load_for_inference(checkpoint, game, crate::nn::Precision::default())
         .map_err(|e| BadRequest(format!("{}: {e}", checkpoint.display())))?;
     let mut evaluator = NetEvaluator::new(game, net);

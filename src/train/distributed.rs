@@ -19,7 +19,8 @@ use super::replay::read_saved_games;
 use super::selfplay::{FinishedGame, GameJob};
 use super::teacher::Teacher;
 use super::workers::self_play;
-use crate::nn::{Checkpoint, NetGame};
+use crate::family::Family;
+use crate::nn::Checkpoint;
 use crate::seed::derive_seed;
 
 /// A batch of self-play games to play from a saved generation.
@@ -41,7 +42,7 @@ pub fn play_batch(config: &TrainConfig, batch: &SelfPlayBatch, show_progress: bo
 }
 
 /// [`play_batch`] for one family.
-fn play_family_batch<G: NetGame>(
+fn play_family_batch<G: Family>(
     config: &TrainConfig,
     games: &[G],
     batch: &SelfPlayBatch,
@@ -85,7 +86,7 @@ fn waiting_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 /// Waits until the files waiting in `dir` hold at least `wanted` games, then takes whole files in name
 /// order until it has them (perhaps a few more). The files taken are appended to `taken`, for the
 /// caller to delete once what they trained is saved.
-pub fn take_games<G: NetGame>(
+pub fn take_games<G: Family>(
     dir: &Path,
     wanted: usize,
     games: &[G],

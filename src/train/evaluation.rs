@@ -6,7 +6,7 @@ use std::path::Path;
 use super::config::TrainConfig;
 use super::progress::progress;
 use crate::agents::{AgentSpec, MatchSettings, MatchSummary, run_match};
-use crate::nn::NetGame;
+use crate::family::Family;
 use crate::seed::derive_seed;
 
 /// Plies drawn in proportion to visits at the start of each game against the previous generation.
@@ -14,7 +14,7 @@ const PREVIOUS_MATCH_OPENING: u32 = 4;
 
 /// Plays the saved network against each baseline and (when configured) its predecessor on `game`'s
 /// spec; returns each match's name (`spec/opponent`) with the network's score in it.
-pub(super) fn evaluate<G: NetGame>(
+pub(super) fn evaluate<G: Family>(
     config: &TrainConfig,
     game: &G,
     saved: &Path,

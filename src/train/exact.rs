@@ -25,8 +25,8 @@ use anyhow::bail;
 
 use super::replay::{Position, SavedGame};
 use super::tables::SpecTables;
+use crate::family::Family;
 use crate::game::{Game, Playthrough};
-use crate::nn::NetGame;
 use crate::tablebase::Verdict;
 
 /// The tables of a run's specs and the discount of their distances.
@@ -55,7 +55,7 @@ impl std::ops::AddAssign for Relabelled {
 impl ExactValues {
     /// Opens the table of every spec the tables solve ([`SpecTables::open`]); specs they do not solve
     /// keep their games' results. An error when no spec has a table: the key would do nothing.
-    pub fn open<G: NetGame>(games: &[G], discount: f32) -> anyhow::Result<ExactValues> {
+    pub fn open<G: Family>(games: &[G], discount: f32) -> anyhow::Result<ExactValues> {
         let tables = SpecTables::open(games, "replay.exact_values")?;
         if let Some(reasons) = tables.none_solved() {
             bail!(
@@ -77,7 +77,7 @@ impl ExactValues {
 
     /// Sets the value target of each of `saved`'s samples (`positions`, one per target, in order) whose
     /// position its spec's table solves.
-    pub fn relabel<G: NetGame>(
+    pub fn relabel<G: Family>(
         &self,
         game: &G,
         saved: &SavedGame,

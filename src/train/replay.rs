@@ -16,8 +16,9 @@ use flate2::write::GzEncoder;
 use rand::{Rng, RngExt};
 use serde::{Deserialize, Serialize};
 
+use crate::family::Family;
 use crate::game::{ActionIndex, Playthrough, Side};
-use crate::nn::{Encoder, NetGame, mirror_planes};
+use crate::nn::{Encoder, mirror_planes};
 
 /// One training sample: the encoded position, the search's move distribution (sparse, over the
 /// action space) and the game's result for the player to move (win, draw, loss).
@@ -30,7 +31,7 @@ pub struct Position {
 
 impl Position {
     /// The training sample of `line`'s current position: its planes and the two targets.
-    pub fn encode<G: NetGame>(
+    pub fn encode<G: Family>(
         encoder: &G::Encoder,
         game: &G,
         line: &Playthrough<G>,
@@ -74,7 +75,7 @@ pub fn wdl_target(winner: Option<Side>, mover: Side) -> [f32; 3] {
 
 /// The saved games of a file of them (one JSON object per line, plain or gzipped: a replay window, or
 /// a batch from `rebel-zero selfplay`), each re-played on its spec among `games` and encoded.
-pub fn read_saved_games<G: NetGame>(
+pub fn read_saved_games<G: Family>(
     path: &Path,
     games: &[G],
 ) -> Result<Vec<(SavedGame, Vec<Position>)>, String> {
@@ -92,7 +93,7 @@ pub fn read_saved_games<G: NetGame>(
 }
 
 /// Re-plays a saved game on `game` and encodes its recorded positions.
-pub fn encode_saved<G: NetGame>(game: &G, saved: &SavedGame) -> Result<Vec<Position>, String> {
+pub fn encode_saved<G: Family>(game: &G, saved: &SavedGame) -> Result<Vec<Position>, String> {
     let encoder = G::Encoder::for_game(game);
     let mut line = Playthrough::new(game.clone());
     let mut positions = Vec::with_capacity(saved.targets.len());
@@ -146,7 +147,7 @@ pub struct MirrorMap {
 }
 
 impl MirrorMap {
-    pub fn for_game<G: NetGame>(game: &G) -> Option<MirrorMap> {
+    pub fn for_game<G: Family>(game: &G) -> Option<MirrorMap> {
         let count = game.facts().action_count;
         let actions =
             (0..count).map(|a| game.mirror_action_index(ActionIndex::new(a))).collect::<Option<Vec<_>>>()?;
@@ -206,7 +207,7 @@ impl ReplayBuffer {
 
     /// Reads games written by [`ReplayBuffer::to_jsonl_gz`] (or, from older checkpoints, the same
     /// lines uncompressed), re-encoding them on `games` (the run's specs).
-    pub fn load_jsonl<G: NetGame>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
+    pub fn load_jsonl<G: Family>(&mut self, path: &Path, games: &[G]) -> Result<(), String> {
         for (saved, positions) in read_saved_games(path, games)? {
             self.push(saved, positions);
         }

@@ -21,11 +21,12 @@ use super::replay::{Batch, MirrorMap, ReplayBuffer};
 use super::selfplay::FinishedGame;
 use super::teacher::Teacher;
 use super::workers::{generation_jobs, self_play};
+use crate::family::Family;
 use crate::game::Side;
 use crate::nn::checkpoint::{self, Checkpoint, CheckpointMeta, Counters, Generation};
 use crate::nn::int8::Scales;
 use crate::nn::load::{CALIBRATION_FILE, read_scales};
-use crate::nn::{InferenceNet, NetGame, NetShape, Precision};
+use crate::nn::{InferenceNet, NetShape, Precision};
 use crate::seed::derive_seed;
 
 pub(super) const CONFIG_FILE: &str = "config.toml";
@@ -63,7 +64,7 @@ pub fn train(
     with_family!(config, |games| train_family(config, games, start, show_progress, incoming))
 }
 
-fn train_family<G: NetGame>(
+fn train_family<G: Family>(
     config: &TrainConfig,
     games: Vec<G>,
     start: Start,
@@ -97,7 +98,7 @@ const CALIBRATION_STREAM: u64 = 0xca11b;
 const SAMPLING_STREAM: u64 = 0x7261_6e64;
 
 /// A run in progress: its network and optimizer, replay window, counters and metrics.
-pub(super) struct Run<'a, G: NetGame> {
+pub(super) struct Run<'a, G: Family> {
     config: &'a TrainConfig,
     games: Vec<G>,
     shape: NetShape,
@@ -143,7 +144,7 @@ pub(super) struct GenerationReport {
     exact: Option<Relabelled>,
 }
 
-impl<'a, G: NetGame> Run<'a, G> {
+impl<'a, G: Family> Run<'a, G> {
     /// A new run (its folder must not hold one yet) or the last checkpoint of the run's folder.
     pub(super) fn open(
         config: &'a TrainConfig,
@@ -470,7 +471,7 @@ impl<'a, G: NetGame> Run<'a, G> {
 }
 
 /// The learner, counters and replay window of the run's last checkpoint, checked against the config.
-fn resume<G: NetGame>(
+fn resume<G: Family>(
     config: &TrainConfig,
     games: &[G],
     shape: NetShape,

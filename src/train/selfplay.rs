@@ -10,9 +10,10 @@ use rand_pcg::Pcg64Mcg;
 
 use super::config::SelfPlayConfig;
 use super::replay::{Position, SavedGame, Target, wdl_target};
+use crate::family::Family;
 use crate::game::{ActionIndex, Playthrough, Side};
 use crate::nn::evaluator::{encode_leaves, write_evaluations};
-use crate::nn::{Encoder, Inference, InferenceNet, NetGame};
+use crate::nn::{Encoder, Inference, InferenceNet};
 use crate::search::{DirichletNoise, Evaluations, Mcts, RootPolicy, SearchConfig, move_temperature};
 use crate::seed::derive_seed;
 
@@ -44,7 +45,7 @@ pub struct FinishedGame {
 }
 
 /// A game in progress with its search.
-struct Slot<G: NetGame> {
+struct Slot<G: Family> {
     job: GameJob,
     line: Playthrough<G>,
     search: Mcts<G>,
@@ -71,7 +72,7 @@ pub(super) struct GameSamples {
 
 impl GameSamples {
     /// Records the position `line` stands at with the search's move distribution `policy`.
-    pub(super) fn record<G: NetGame>(
+    pub(super) fn record<G: Family>(
         &mut self,
         game: &G,
         encoder: &G::Encoder,
@@ -85,7 +86,7 @@ impl GameSamples {
     }
 
     /// The finished game's record, its samples labelled with the result.
-    pub(super) fn finish<G: NetGame>(mut self, job: GameJob, line: &Playthrough<G>) -> FinishedGame {
+    pub(super) fn finish<G: Family>(mut self, job: GameJob, line: &Playthrough<G>) -> FinishedGame {
         let outcome = line.outcome().expect("a finished game");
         for (position, &mover) in self.positions.iter_mut().zip(&self.movers) {
             position.wdl = wdl_target(outcome.winner, mover);
@@ -104,7 +105,7 @@ impl GameSamples {
 /// Plays games on one thread, `config.concurrent_games` at a time, calling `on_finished` as each game
 /// ends. Workers share `jobs` through `next` (the index of the next job to take), so none runs out of
 /// games while another still has a queue. `games[spec]` is the game of each spec.
-pub fn play_games<G: NetGame>(
+pub fn play_games<G: Family>(
     games: &[G],
     net: &InferenceNet,
     config: &SelfPlayConfig,
@@ -171,7 +172,7 @@ pub fn play_games<G: NetGame>(
     }
 }
 
-fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot<G> {
+fn new_slot<G: Family>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot<G> {
     let search_config = SearchConfig {
         simulations: config.simulations,
         c_puct: config.c_puct,
@@ -205,7 +206,7 @@ fn new_slot<G: NetGame>(game: &G, config: &SelfPlayConfig, job: GameJob) -> Slot
 }
 
 /// Sets up the search of the slot's next move: full or fast.
-fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
+fn start_move<G: Family>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
     slot.full = config.draw_full_search(&mut slot.rng);
     slot.wanted = if slot.full { config.simulations } else { config.fast_simulations };
     slot.done = 0;
@@ -214,7 +215,7 @@ fn start_move<G: NetGame>(config: &SelfPlayConfig, slot: &mut Slot<G>) {
 }
 
 /// Picks and plays the searched move, recording a training sample after a full search.
-fn finish_move<G: NetGame>(game: &G, encoder: &G::Encoder, config: &SelfPlayConfig, slot: &mut Slot<G>) {
+fn finish_move<G: Family>(game: &G, encoder: &G::Encoder, config: &SelfPlayConfig, slot: &mut Slot<G>) {
     let mover = game.to_move(slot.line.state());
     let temperature = self_play_temperature(config, slot.stray, mover, slot.line.plies());
     let output = slot.search.output(temperature, &mut slot.rng).expect("a game not over has a move");
@@ -240,13 +241,13 @@ fn self_play_temperature(config: &SelfPlayConfig, stray: Option<Side>, mover: Si
 
 /// The side `selfplay.stray_side` names in `game` (`None` when the key is empty or names no side:
 /// [`check_stray_side`] refuses the latter before a run starts).
-fn stray_side<G: NetGame>(game: &G, config: &SelfPlayConfig) -> Option<Side> {
+fn stray_side<G: Family>(game: &G, config: &SelfPlayConfig) -> Option<Side> {
     game.side_names().iter().position(|&name| name == config.stray_side).map(Side::from_index)
 }
 
 /// Refuses a `selfplay.stray_side` that is not empty and names no side of one of `games`, or that
 /// comes with the Gumbel root, whose moves take no temperature.
-pub fn check_stray_side<G: NetGame>(games: &[G], config: &SelfPlayConfig) -> anyhow::Result<()> {
+pub fn check_stray_side<G: Family>(games: &[G], config: &SelfPlayConfig) -> anyhow::Result<()> {
     if config.stray_side.is_empty() {
         return Ok(());
     }
@@ -268,7 +269,7 @@ pub fn check_stray_side<G: NetGame>(games: &[G], config: &SelfPlayConfig) -> any
 }
 
 /// A search's policy target as shares of the game's action indices.
-pub(super) fn action_shares<G: NetGame>(
+pub(super) fn action_shares<G: Family>(
     game: &G,
     state: &G::State,
     policy: &[(G::Move, f32)],

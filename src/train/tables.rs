@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use anyhow::bail;
 
+use crate::family::Family;
 use crate::game::Game;
-use crate::nn::NetGame;
 use crate::tablebase::shared_table;
 use crate::tablebase::{CachedTable, SOLVED_BOARDS, Tablebase, Unsupported, cached_table};
 
@@ -19,7 +19,7 @@ pub struct SpecTables {
 impl SpecTables {
     /// Opens the table of every spec the tables solve. A spec they solve whose table is not built is an
     /// error naming `key` (the config key that wants it) and the command that builds it.
-    pub fn open<G: NetGame>(games: &[G], key: &str) -> anyhow::Result<SpecTables> {
+    pub fn open<G: Family>(games: &[G], key: &str) -> anyhow::Result<SpecTables> {
         let mut tables = Vec::with_capacity(games.len());
         for game in games {
             let Some(hunt) = game.as_hunt() else {

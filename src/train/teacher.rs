@@ -19,8 +19,9 @@ use super::config::{BootstrapConfig, SelfPlayConfig, TeacherSpec};
 use super::selfplay::{FinishedGame, GameJob, GameSamples, action_shares};
 use super::tables::SpecTables;
 use crate::agents::MctsSettings;
+use crate::family::Family;
 use crate::game::Playthrough;
-use crate::nn::{Encoder, NetGame};
+use crate::nn::Encoder;
 use crate::search::{Mcts, RolloutEvaluator, move_temperature};
 use crate::seed::derive_seed;
 use crate::tablebase::Tablebase;
@@ -37,7 +38,7 @@ pub enum Teacher {
 impl Teacher {
     /// The teacher `bootstrap.teacher` names for `games` when the run, `generations` played so far, is
     /// still in its bootstrap generations (`None` after them); `perfect` needs a built table for every spec.
-    pub fn open<G: NetGame>(
+    pub fn open<G: Family>(
         bootstrap: &BootstrapConfig,
         generations: u64,
         games: &[G],
@@ -64,7 +65,7 @@ impl Teacher {
 /// sample with probability `full_search_share` (when playout-cap randomisation is on): the teacher
 /// chooses every move alike, but samples spread over more games are less alike than whole games, and
 /// the learner's steps per game stay those of self-play.
-pub fn play_teacher_games<G: NetGame>(
+pub fn play_teacher_games<G: Family>(
     games: &[G],
     teacher: &Teacher,
     config: &SelfPlayConfig,
@@ -88,7 +89,7 @@ pub fn play_teacher_games<G: NetGame>(
 
 /// A game of rollout MCTS against itself: the first `temperature_plies` moves drawn in proportion to
 /// visits, and the visit shares as the targets.
-fn rollout_game<G: NetGame>(
+fn rollout_game<G: Family>(
     game: &G,
     encoder: &G::Encoder,
     teacher: &MctsSettings,
@@ -122,7 +123,7 @@ fn rollout_game<G: NetGame>(
 /// all, so that the games also reach the positions a mistake leaves (a draw the Rebels let go, which the General must
 /// then hold: the first teacher kept every result, and its network's General lost such draws to
 /// rollout Rebels). Then the moves best play chooses among, drawn by lot.
-fn perfect_game<G: NetGame>(
+fn perfect_game<G: Family>(
     mut line: Playthrough<G>,
     encoder: &G::Encoder,
     table: &Tablebase,
@@ -177,7 +178,7 @@ mod tests {
     fn perfect_teacher_games_end_as_the_table_says_and_teach_best_plays_moves() {
         let table = six_rebels();
         let game = table.game().clone();
-        let encoder = <HuntGame as NetGame>::Encoder::for_game(&game);
+        let encoder = <HuntGame as crate::nn::NetGame>::Encoder::for_game(&game);
         // Every move a sample; the first six stray.
         let config =
             SelfPlayConfig { fast_simulations: 0, temperature_plies: 6, ..SelfPlayConfig::default() };

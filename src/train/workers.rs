@@ -8,7 +8,8 @@ use super::config::TrainConfig;
 use super::progress::progress;
 use super::selfplay::{self, FinishedGame, GameJob};
 use super::teacher::{self, Teacher};
-use crate::nn::{InferenceNet, NetGame};
+use crate::family::Family;
+use crate::nn::InferenceNet;
 use crate::seed::derive_seed;
 
 /// One generation's games: the run's games numbered on from `games_before`, each seeded from the
@@ -28,7 +29,7 @@ pub(super) fn generation_jobs(config: &TrainConfig, specs: usize, games_before: 
 
 /// Plays `jobs`, split across the worker threads; returned in game order. The network plays them, or
 /// the teacher when there is one.
-pub(super) fn self_play<G: NetGame>(
+pub(super) fn self_play<G: Family>(
     config: &TrainConfig,
     games: &[G],
     net: &InferenceNet,
