@@ -165,6 +165,7 @@ pub fn metric(stats: &GameStats, metric: &Metric) -> Option<f64> {
         Metric::Plies => Some(stats.plies as f64),
         Metric::Decisive => Some(if stats.winner.is_some() { 1.0 } else { 0.0 }),
         Metric::Feature(name) => stats.features.get(name).copied(),
+        Metric::Margin(_) => None,
     }
 }
 

@@ -8,7 +8,10 @@
 //!   wins under the other, over the same two sets of positions;
 //! - the share of games side W wins among those where the Rebels fall to at most k (C7): over the
 //!   games that fall so low, whether W still wins with best play from the first position with at most
-//!   k Rebels (the cap counted).
+//!   k Rebels (the cap counted);
+//! - a side's margin for error (C5, "almost automatically"): the share of its legal moves that keep
+//!   its forced win, averaged over the distinct positions the games reach where it is to move and has
+//!   one, and along best play from the start.
 //!
 //! A figure whose direction the rules fix whatever the positions (the apex adds a winning move and
 //! takes none away) says so in `fixed`, and its reading is not informative in that direction.
@@ -30,6 +33,12 @@ pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Resul
     let mut scans = Scans::default();
     for claim in &study.study.claims {
         match &claim.test {
+            ClaimTest::Compare { a, b, .. } if margin_side(a).is_some() && margin_side(b).is_some() => {
+                figures.extend(margin_figures(study, cells, &claim.id, &[a, b])?);
+            }
+            ClaimTest::Threshold { measure, .. } if margin_side(measure).is_some() => {
+                figures.extend(margin_figures(study, cells, &claim.id, &[measure])?);
+            }
             ClaimTest::Compare { a, b, .. } => {
                 if let (Some(w), Some(_)) = (won_plies(a), won_plies(b)) {
                     let variants = [a, b].map(|m| m.resolved().variant);
@@ -296,4 +305,161 @@ fn down_to_figure(
     );
     let over = format!("the positions the games reach with at most {k} {}", names[1]);
     Ok(Some(TableFigure { claim: claim.to_string(), over, values: vec![share], text, fixed: None }))
+}
+
+/// The side of a margin-for-error measure.
+fn margin_side(m: &Measure) -> Option<usize> {
+    let r = m.resolved();
+    match (&r.quantity, &r.given) {
+        (Quantity::Mean(Metric::Margin(side)), None) => Some(*side),
+        _ => None,
+    }
+}
+
+/// A side's margin for error over a set of positions: how many it has a forced win in as the mover,
+/// the mean share of its moves that keep the win there, and the least.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct MarginOver {
+    positions: u32,
+    sum: f64,
+    least: f64,
+}
+
+impl MarginOver {
+    fn add(&mut self, share: f64) {
+        self.least = if self.positions == 0 { share } else { self.least.min(share) };
+        self.positions += 1;
+        self.sum += share;
+    }
+
+    fn mean(&self) -> Option<f64> {
+        (self.positions > 0).then(|| self.sum / f64::from(self.positions))
+    }
+
+    /// `83.0% over 1234 positions (least 5.0%)`.
+    fn text(&self) -> String {
+        match self.mean() {
+            Some(mean) => format!(
+                "{:.1}% over {} positions (least {:.1}%)",
+                100.0 * mean,
+                self.positions,
+                100.0 * self.least
+            ),
+            None => "no such position".to_string(),
+        }
+    }
+}
+
+/// The share of `side`'s moves at `s` that keep its forced win, where it is to move and has one.
+fn winning_share(table: &Tablebase, s: &crate::game::hunt::HuntState, side: Side) -> Option<f64> {
+    if s.to_move != side || s.result.is_some() {
+        return None;
+    }
+    let keeping = table.keeping(s)?;
+    matches!(keeping.verdict, crate::tablebase::Verdict::Win { .. }).then(|| keeping.share())
+}
+
+/// One variant's margins: over the distinct positions each rung's games reach, over those of every
+/// rung together, and along best play from the start.
+struct VariantMargins {
+    per_rung: Vec<MarginOver>,
+    reached: MarginOver,
+    best_play: MarginOver,
+}
+
+fn variant_margins(
+    study: &LoadedStudy,
+    cells: &[CellResult],
+    variant: usize,
+    side: Side,
+) -> anyhow::Result<Option<VariantMargins>> {
+    let Some((game, table)) = table_for(study, variant)? else { return Ok(None) };
+    let mut per_rung = vec![MarginOver::default(); study.labels.len()];
+    let mut reached = MarginOver::default();
+    let mut seen_by_rung: Vec<HashSet<(u8, u64)>> = vec![HashSet::new(); study.labels.len()];
+    let mut seen: HashSet<(u8, u64)> = HashSet::new();
+    for (skill, line) in positions_of(cells, variant, &game)? {
+        for s in line.states() {
+            let Some(share) = winning_share(&table, s, side) else { continue };
+            if seen_by_rung[skill].insert((s.general, s.rebels)) {
+                per_rung[skill].add(share);
+            }
+            if seen.insert((s.general, s.rebels)) {
+                reached.add(share);
+            }
+        }
+    }
+    let mut best_play = MarginOver::default();
+    let start = Playthrough::new(game.clone());
+    for s in table.best_line(start.state(), game.max_plies() as usize) {
+        if let Some(share) = winning_share(&table, &s, side) {
+            best_play.add(share);
+        }
+    }
+    Ok(Some(VariantMargins { per_rung, reached, best_play }))
+}
+
+/// The margin figures of a claim whose measures are all margins for error (one variant, or two to
+/// compare): over the positions the games reach, then along best play. None where a table is missing.
+fn margin_figures(
+    study: &LoadedStudy,
+    cells: &[CellResult],
+    claim: &str,
+    measures: &[&Measure],
+) -> anyhow::Result<Vec<TableFigure>> {
+    let mut margins = Vec::new();
+    for m in measures {
+        let (variant, side) = (m.resolved().variant, margin_side(m).expect("a margin measure"));
+        let Some(found) = variant_margins(study, cells, variant, Side::BOTH[side])? else {
+            return Ok(Vec::new());
+        };
+        margins.push((m, side, found));
+    }
+    let describe = |pick: &dyn Fn(&VariantMargins) -> String| -> String {
+        margins
+            .iter()
+            .map(|(m, side, found)| {
+                let who = study.side_names(m.resolved().variant)[*side];
+                format!("the {who} in `{}`: {}", m.variant, pick(found))
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let by_rung = |found: &VariantMargins| -> String {
+        let rungs: Vec<String> = found
+            .per_rung
+            .iter()
+            .zip(&study.labels)
+            .filter(|(r, _)| r.positions > 0)
+            .map(|(r, label)| format!("{label} {}", r.text()))
+            .collect();
+        format!("{} ({})", found.reached.text(), rungs.join(", "))
+    };
+    let figure = |over: &str, values: Option<Vec<f64>>, text: String| {
+        values.map(|values| TableFigure {
+            claim: claim.to_string(),
+            over: over.to_string(),
+            values,
+            text,
+            fixed: None,
+        })
+    };
+    let reached = figure(
+        "the distinct positions the games reach (every rung)",
+        margins.iter().map(|(_, _, found)| found.reached.mean()).collect(),
+        format!(
+            "share of the winner's legal moves that keep its forced win, mean over the positions where it is to move and has one: {}",
+            describe(&by_rung)
+        ),
+    );
+    let best_play = figure(
+        "best play from the start",
+        margins.iter().map(|(_, _, found)| found.best_play.mean()).collect(),
+        format!(
+            "share of the winner's legal moves that keep its forced win along best play from the start: {}",
+            describe(&|found| found.best_play.text())
+        ),
+    );
+    let figures: Vec<TableFigure> = [reached, best_play].into_iter().flatten().collect();
+    Ok(figures)
 }

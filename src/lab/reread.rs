@@ -87,12 +87,11 @@ pub fn reread(
             previous.rungs.iter().find(|r| &r.label == label).map_or((0, 0), |r| (r.judged, r.erred))
         })
         .collect();
-    // The figures come from the tables where they are present (a reading added since the run), else
-    // from the record.
-    let figures = match super::positions::table_figures(study, &cells)? {
-        found if found.is_empty() => previous.figures.clone(),
-        found => found,
-    };
+    // A claim's figures come from the tables where they are present (a reading added since the run),
+    // else from the record: claim by claim, so a machine with some of the tables keeps the others'.
+    let mut figures = super::positions::table_figures(study, &cells)?;
+    let found: std::collections::BTreeSet<String> = figures.iter().map(|f| f.claim.clone()).collect();
+    figures.extend(previous.figures.iter().filter(|f| !found.contains(&f.claim)).cloned());
     let mut results = gather(
         study,
         &cells,

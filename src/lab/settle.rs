@@ -13,6 +13,7 @@ use super::claims::{ClaimResult, Reading, Verdict};
 use super::decide::power_quantile;
 use super::runner::StudyResults;
 use super::stats::Z95;
+use super::study::EvidenceKind;
 
 /// An open claim: what would settle it, and at what price.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,9 +66,18 @@ fn settle(results: &StudyResults, claim: &ClaimResult) -> Open {
         .find(|r| Some(r.kind) == claim.evidence && r.weak.is_none())
         .or_else(|| claim.readings.iter().find(|r| r.games.is_some()));
     let (needs, cpu_hours) = match reading {
-        None => {
-            ("no evidence of this study reads it: a ladder or a table that measures it".to_string(), None)
-        }
+        // An exact reading that could not be made says what it lacks (a table not built, a solver
+        // not run).
+        None => match claim
+            .readings
+            .iter()
+            .find(|r| r.kind == EvidenceKind::Exact && r.raw == Verdict::Inconclusive)
+        {
+            Some(exact) => (exact.measurement.clone(), None),
+            None => {
+                ("no evidence of this study reads it: a ladder or a table that measures it".to_string(), None)
+            }
+        },
         Some(r) if r.weak.is_some() => (
             format!(
                 "the only games that read it are played by agents stronger evidence shows wrong ({}): a rung it \
@@ -369,5 +379,28 @@ mod tests {
         assert_eq!(cpu_per_game(0.0, 400, 2), None);
         assert_eq!(cpu_per_game(100.0, 0, 2), None);
         assert_eq!(cpu_per_game(100.0, 400, 2), Some(0.5));
+    }
+
+    /// A claim no ladder reads and whose exact reading could not be made says what that reading
+    /// lacks (here, a table not built), not that nothing measures it.
+    #[test]
+    fn an_exact_reading_not_made_says_what_it_lacks() {
+        use crate::lab::claims::Reading;
+        use crate::lab::study::EvidenceKind;
+        let record = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/studies/quick/results.json");
+        let results: StudyResults = serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+        let mut claim = results.claims[0].clone();
+        claim.verdict = Verdict::Inconclusive;
+        claim.evidence = None;
+        let lacking = "no figure in this record: only the tablebases measure it; build them";
+        claim.readings = vec![Reading::new(
+            EvidenceKind::Exact,
+            "the tables".into(),
+            lacking.into(),
+            Verdict::Inconclusive,
+        )];
+        assert_eq!(settle(&results, &claim).needs, lacking);
+        claim.readings.clear();
+        assert!(settle(&results, &claim).needs.starts_with("no evidence of this study reads it"));
     }
 }

@@ -249,6 +249,11 @@ pub struct ExactTest {
     pub winner: String,
     #[serde(default)]
     pub max_plies: Option<u32>,
+    /// The proof can only contradict the claim: a forced win says who wins, not what the claim says
+    /// of how (C5's "almost automatically"). A proof that holds is then not informative, and the next
+    /// evidence decides.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub only_contradicts: bool,
 }
 
 /// The test of a claim. Measures read the cells of the study; see [`Measure`].
@@ -405,6 +410,17 @@ pub enum Metric {
     Left(usize),
     EarlyLost(usize),
     Feature(String),
+    /// A side's margin for error: the share of its legal moves that keep its forced win, over the
+    /// positions where it is to move and has one. Only the tables measure it
+    /// ([`super::positions`]); games record nothing of it.
+    Margin(usize),
+}
+
+impl Quantity {
+    /// Whether only the tables answer this quantity, never a cell's games.
+    pub fn only_from_tables(&self) -> bool {
+        matches!(self, Quantity::Mean(Metric::Margin(_)))
+    }
 }
 
 /// A [`Filter`] with sides as indices and the end reason parsed.
@@ -447,7 +463,8 @@ pub struct Filter {
 }
 
 /// Per-game metrics every ruleset has; `lost:`, `left:` and `early_lost:` take a side name.
-pub const METRICS: &[&str] = &["plies", "decisive", "lost:SIDE", "left:SIDE", "early_lost:SIDE"];
+pub const METRICS: &[&str] =
+    &["plies", "decisive", "lost:SIDE", "left:SIDE", "early_lost:SIDE", "margin:SIDE"];
 /// Features only some rulesets record (the chess family).
 pub const FEATURES: &[&str] = &["doubled_pawns", "isolated_pawns", "same_colour_bishops"];
 
@@ -853,6 +870,7 @@ fn resolve_measure(study: &LoadedStudy, m: &Measure) -> anyhow::Result<Resolved>
             Some(("lost", s)) => Metric::Lost(side(s)?),
             Some(("left", s)) => Metric::Left(side(s)?),
             Some(("early_lost", s)) => Metric::EarlyLost(side(s)?),
+            Some(("margin", s)) => Metric::Margin(side(s)?),
             None if metric == "plies" => Metric::Plies,
             None if metric == "decisive" => Metric::Decisive,
             None if FEATURES.contains(&metric.as_str()) => Metric::Feature(metric.clone()),

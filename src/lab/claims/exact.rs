@@ -27,14 +27,22 @@ impl Evidence<'_> {
     pub(super) fn exact_readings(&self, claim: &super::Claim) -> Vec<Reading> {
         let mut readings = Vec::new();
         if let ClaimTest::Solver { variant, winner, max_plies } = &claim.test {
-            let test = ExactTest { variant: variant.clone(), winner: winner.clone(), max_plies: *max_plies };
+            let test = ExactTest {
+                variant: variant.clone(),
+                winner: winner.clone(),
+                max_plies: *max_plies,
+                only_contradicts: false,
+            };
             readings.push(self.proof(&test));
         }
         if let Some(exact) = &claim.exact {
             readings.push(self.proof(exact));
         }
-        let figures = self.figures.iter().filter(|f| f.claim == claim.id);
-        readings.extend(figures.filter_map(|f| self.figure_reading(&claim.test, f)));
+        let figures: Vec<&TableFigure> = self.figures.iter().filter(|f| f.claim == claim.id).collect();
+        readings.extend(figures.iter().filter_map(|f| self.figure_reading(&claim.test, f)));
+        if figures.is_empty() {
+            readings.extend(self.no_figure(&claim.test));
+        }
         readings.extend(self.best_play_reading(&claim.test));
         readings
     }
@@ -74,6 +82,34 @@ impl Evidence<'_> {
         }
     }
 
+    /// Where only the tables measure a claim and the record holds no figure of it: which tables would,
+    /// and what building them costs (the same words on every machine, tables or none).
+    fn no_figure(&self, test: &ClaimTest) -> Option<Reading> {
+        let measures = level_measures(test);
+        if !measures.iter().any(|m| m.resolved().quantity.only_from_tables()) {
+            return None;
+        }
+        let tables: Vec<String> = measures
+            .iter()
+            .map(|m| {
+                let variant = m.resolved().variant;
+                let (game, spec) = (&self.study.games[variant], &self.study.study.variants[variant].spec);
+                match crate::family::hunt_of(game) {
+                    Some(hunt) => {
+                        format!("`rebel-zero solve {spec}`: {}", crate::tablebase::build_cost(hunt))
+                    }
+                    None => format!("`{spec}` (no table solves it)"),
+                }
+            })
+            .collect();
+        let text = format!(
+            "no figure in this record: only the tablebases measure it; build them ({}) and read the study again \
+             (`rebel-zero balance --reread`)",
+            tables.join("; ")
+        );
+        Some(exact_reading("the tables".to_string(), text, Verdict::Inconclusive))
+    }
+
     /// The exact reading of a proof test, from the tablebase or the MCTS-solver.
     fn proof(&self, exact: &ExactTest) -> Reading {
         let (measurement, raw) = match self.solved(&exact.variant) {
@@ -93,6 +129,14 @@ impl Evidence<'_> {
                 (r.describe(), raw)
             }
         };
+        if exact.only_contradicts && raw == Verdict::Supported {
+            let why = "a forced win says who wins, not how easily: only a proof against it could decide";
+            return exact_reading(
+                "the start".to_string(),
+                format!("{measurement}; not informative: {why}"),
+                Verdict::NotInformative,
+            );
+        }
         exact_reading("the start".to_string(), measurement, raw)
     }
 
@@ -202,6 +246,7 @@ fn rule_verdict(t: &super::rules::Test) -> Verdict {
 /// The unit a measure's exact value is shown in.
 fn unit_of(quantity: &Quantity) -> Unit {
     match quantity {
+        Quantity::Mean(Metric::Margin(_)) => Unit::Points,
         Quantity::Mean(_) => Unit::Of("plies".to_string()),
         _ => Unit::Points,
     }

@@ -59,6 +59,7 @@ impl Unit {
                 Metric::Decisive => "decisive games per game",
                 Metric::Lost(_) | Metric::Left(_) | Metric::EarlyLost(_) => "pieces",
                 Metric::Feature(name) => name.as_str(),
+                Metric::Margin(_) => return Unit::Points,
             }
             .to_string(),
         )
@@ -78,6 +79,9 @@ impl Evidence<'_> {
     /// not there.
     pub fn measure(&self, m: &Measure, skill: usize, games: usize) -> Option<Measured> {
         let r = m.resolved();
+        if r.quantity.only_from_tables() {
+            return None;
+        }
         let all = self.games(r.variant, skill)?;
         let all = &all[..games.min(all.len())];
         // Games stopped at the ply cap are unfinished: read on the games that ended by the rules.
@@ -198,6 +202,11 @@ pub fn measure_words(m: &Measure) -> String {
         m.given.as_ref().map_or(String::new(), |g| format!(" among games with {}", filter_words(Some(g))));
     if let Some(side) = &m.side {
         format!("score of {side}{given} in {} at {skill}", m.variant)
+    } else if let Some(side) = m.metric.as_deref().and_then(|name| name.strip_prefix("margin:")) {
+        format!(
+            "margin for error of the {side} in {} (the tables, over the positions the games reach)",
+            m.variant
+        )
     } else if let Some(name) = &m.metric {
         format!("mean {name}{given} in {} at {skill}", m.variant)
     } else {

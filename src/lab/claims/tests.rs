@@ -877,3 +877,44 @@ fn measures_over_positions_decide_unless_the_rules_fix_them() {
         assert_eq!((result.verdict, result.evidence), (verdict, Some(EvidenceKind::Exact)));
     }
 }
+
+/// A margin for error only the tables measure: no game reads it; its figure decides either way;
+/// without a figure the reading names the tables that would measure it (and settle repeats it); a
+/// proof that only says who wins is not informative when it holds, and decides when it fails.
+#[test]
+fn a_margin_is_read_on_the_tables_and_a_proof_of_who_wins_only_contradicts() {
+    let c5 = "[solver]\nsimulations = 10\nvariants = [\"a\"]\n[[claims]]\nid = \"C5\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", metric = \"margin:rebels\" }, op = \"at_least\", value = 0.8 }\nexact = { variant = \"a\", winner = \"rebels\", only_contradicts = true }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 400)], c5);
+    let stats = [vec![games(400, [10, 390], 40, [0, 0])]];
+    let rebels_win = [proof("a", "rebels", 49)];
+    let mut fixture = Fixture::new(&s, &stats);
+    fixture.solver = &rebels_win;
+    let result = fixture.judge().remove(0);
+    assert!(
+        result.readings.iter().all(|r| r.kind == EvidenceKind::Exact),
+        "no game reads a margin: {result:?}"
+    );
+    assert_eq!(result.readings[0].raw, Verdict::NotInformative, "{:?}", result.readings[0]);
+    assert!(
+        result.readings[1].measurement.contains("`rebel-zero solve sixteen-rebels`"),
+        "{:?}",
+        result.readings[1]
+    );
+    assert_eq!(result.verdict, Verdict::Inconclusive);
+    for (margin, verdict) in [(0.9, Verdict::Supported), (0.4, Verdict::Contradicted)] {
+        let figures = [figure("C5", "the distinct positions the games reach (every rung)", &[margin], None)];
+        let mut fixture = Fixture::new(&s, &stats);
+        (fixture.solver, fixture.figures) = (&rebels_win, &figures);
+        let result = fixture.judge().remove(0);
+        assert_eq!((result.verdict, result.evidence), (verdict, Some(EvidenceKind::Exact)), "{result:?}");
+        assert!(result.readings.iter().all(|r| !r.measurement.contains("no figure")), "{result:?}");
+    }
+    // A General win at the start contradicts, whatever the margin where the Rebels do win.
+    let general_wins = [proof("a", "general", 30)];
+    let figures = [figure("C5", "the distinct positions the games reach (every rung)", &[0.9], None)];
+    fixture.solver = &general_wins;
+    fixture.figures = &figures;
+    let result = fixture.judge().remove(0);
+    assert_eq!((result.verdict, result.evidence), (Verdict::Contradicted, Some(EvidenceKind::Exact)));
+    assert_eq!(result.readings[0].rungs, "the start");
+}
