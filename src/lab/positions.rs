@@ -11,7 +11,8 @@
 //!   k Rebels (the cap counted);
 //! - a side's margin for error (C5, "almost automatically"): the share of its legal moves that keep
 //!   its forced win, averaged over the distinct positions the games reach where it is to move and has
-//!   one, and along best play from the start.
+//!   one, and along best play from the start; beside it, how often a player choosing at random on
+//!   that side still wins against best play.
 //!
 //! A figure whose direction the rules fix whatever the positions (the apex adds a winning move and
 //! takes none away) says so in `fixed`, and its reading is not informative in that direction.
@@ -365,6 +366,36 @@ struct VariantMargins {
     per_rung: Vec<MarginOver>,
     reached: MarginOver,
     best_play: MarginOver,
+    /// Of [`RANDOM_GAMES`] games from the start, those a random player on the side wins against best
+    /// play.
+    random_wins: u32,
+}
+
+/// Games a random player plays against best play, per variant, for its chance of winning anyway.
+const RANDOM_GAMES: u32 = 200;
+
+/// How many of [`RANDOM_GAMES`] games from the start a player choosing uniformly among its legal
+/// moves wins as `side` against best play by `table` for the other side (the first of its best moves,
+/// the game's cap and repetition counted): the chance a player without thought still wins. Game `n`
+/// draws from its own stream of `seed`.
+fn random_against_best(game: &HuntGame, table: &Tablebase, side: Side, seed: u64) -> u32 {
+    use rand::{RngExt, SeedableRng};
+    let mut won = 0;
+    for n in 0..RANDOM_GAMES {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(crate::seed::derive_seed(seed, u64::from(n)));
+        let mut line = Playthrough::new(game.clone());
+        while !line.is_over() {
+            let mv = if line.state().to_move == side {
+                let moves = line.legal_moves();
+                moves[rng.random_range(0..moves.len())]
+            } else {
+                crate::tablebase::best_moves(&crate::tablebase::ranked_moves(table, &line))[0]
+            };
+            line.play(mv);
+        }
+        won += u32::from(line.outcome().is_some_and(|o| o.winner == Some(side)));
+    }
+    won
 }
 
 fn variant_margins(
@@ -396,7 +427,12 @@ fn variant_margins(
             best_play.add(share);
         }
     }
-    Ok(Some(VariantMargins { per_rung, reached, best_play }))
+    let seed = crate::seed::derive_seed(
+        study.study.seed,
+        crate::seed::fnv1a(&format!("random-against-best:{}", study.study.variants[variant].name)),
+    );
+    let random_wins = random_against_best(&game, &table, side, seed);
+    Ok(Some(VariantMargins { per_rung, reached, best_play, random_wins }))
 }
 
 /// The margin figures of a claim whose measures are all margins for error (one variant, or two to
@@ -433,7 +469,15 @@ fn margin_figures(
             .filter(|(r, _)| r.positions > 0)
             .map(|(r, label)| format!("{label} {}", r.text()))
             .collect();
-        format!("{} ({})", found.reached.text(), rungs.join(", "))
+        let random =
+            super::stats::wilson(f64::from(found.random_wins), f64::from(RANDOM_GAMES), super::stats::Z95);
+        format!(
+            "{} ({}); a player choosing at random among these moves wins {} of {RANDOM_GAMES} games from the start against best play ({})",
+            found.reached.text(),
+            rungs.join(", "),
+            found.random_wins,
+            super::claims::show(random)
+        )
     };
     let figure = |over: &str, values: Option<Vec<f64>>, text: String| {
         values.map(|values| TableFigure {
