@@ -231,7 +231,8 @@ fn findings(dir: &std::path::Path) -> anyhow::Result<()> {
     }
     let (short, full) = crate::lab::report::findings(&studies);
     let table = crate::lab::report::studies_table(&studies);
-    println!("{short}\n{full}\n{table}");
+    let cost = crate::lab::report::rerun_cost(&studies);
+    println!("{short}\n{full}\n{table}\n{cost}");
     Ok(())
 }
 

@@ -410,12 +410,18 @@ fn variant_margins(
     let mut seen_by_rung: Vec<HashSet<(u8, u64)>> = vec![HashSet::new(); study.labels.len()];
     let mut seen: HashSet<(u8, u64)> = HashSet::new();
     for (skill, line) in positions_of(cells, variant, &game)? {
-        for s in line.states() {
+        for s in line.states().iter().filter(|s| s.to_move == side) {
+            // Each distinct position once per rung and once overall; the table is asked only then.
+            let key = (s.general, s.rebels);
+            let (new_in_rung, new_overall) = (seen_by_rung[skill].insert(key), seen.insert(key));
+            if !new_in_rung && !new_overall {
+                continue;
+            }
             let Some(share) = winning_share(&table, s, side) else { continue };
-            if seen_by_rung[skill].insert((s.general, s.rebels)) {
+            if new_in_rung {
                 per_rung[skill].add(share);
             }
-            if seen.insert((s.general, s.rebels)) {
+            if new_overall {
                 reached.add(share);
             }
         }

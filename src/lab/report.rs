@@ -841,6 +841,41 @@ pub fn studies_table(studies: &[(String, StudyResults)]) -> String {
     table
 }
 
+/// What playing every study of `studies` again costs, from their records: the CPU hours of their cells
+/// and solver runs (wall time × threads), on two cores, and on a cluster whose drivers play the cells
+/// side by side, where no run is shorter than its longest cell.
+pub fn rerun_cost(studies: &[(String, StudyResults)]) -> String {
+    let cpu_hours: f64 = studies.iter().map(|(_, r)| super::settle::spent_cpu_hours(r)).sum();
+    let games: u32 = studies
+        .iter()
+        .flat_map(|(_, r)| r.cells.iter().map(|c| c.games).chain(r.pairs.iter().map(|p| p.games)))
+        .sum();
+    let longest = studies
+        .iter()
+        .flat_map(|(dir, r)| {
+            let cells = r.cells.iter().map(|c| (c.id.as_str(), c.seconds));
+            cells
+                .chain(r.pairs.iter().map(|p| (p.id.as_str(), p.seconds)))
+                .map(move |(id, s)| (dir, id, s, r.threads))
+        })
+        .max_by(|a, b| a.2.total_cmp(&b.2));
+    let bound = longest.map_or(String::new(), |(dir, id, seconds, threads)| {
+        format!(
+            ", and never less than its longest cell ({dir}'s `{id}`: {} on {threads} threads)",
+            duration(seconds)
+        )
+    });
+    format!(
+        "**What a full re-run costs.** Playing every study of [docs/studies/](docs/studies/README.md) again ({} games) takes about {cpu_hours:.0} CPU \
+         hours as their records measure them (each cell's and solver run's wall time × its threads): about {:.0} \
+         hours on two cores. On a Ray cluster the drivers play the same cells side by side \
+         ([docs/SCALE.md](docs/SCALE.md)): about {cpu_hours:.0}/n hours on n cores{bound}. The tablebases the \
+         studies read are built apart (`rebel-zero solve`; each report says what its tables cost).",
+        thousands(u64::from(games)),
+        cpu_hours / 2.0
+    )
+}
+
 /// 12,345
 fn thousands(n: u64) -> String {
     let digits = n.to_string();

@@ -107,7 +107,7 @@ fn the_readme_tables_are_generated_from_the_reports() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let printed = String::from_utf8(output.stdout).unwrap();
     let tables: Vec<&str> = printed.split("\n\n").map(str::trim).filter(|t| !t.is_empty()).collect();
-    assert_eq!(tables.len(), 3, "short findings, full findings, studies: {printed}");
+    assert_eq!(tables.len(), 4, "short findings, full findings, studies, what a re-run costs: {printed}");
     let (readme, studies) = (read("README.md"), read("docs/studies/README.md"));
     assert!(
         readme.contains(tables[0]),
@@ -118,4 +118,5 @@ fn the_readme_tables_are_generated_from_the_reports() {
         studies.contains(tables[2]),
         "docs/studies/README.md's studies table is not `balance --findings`'s"
     );
+    assert!(readme.contains(tables[3]), "README.md's re-run cost is not `balance --findings`'s");
 }
