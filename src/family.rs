@@ -1,8 +1,9 @@
 //! What a game family can do beyond its rules and its network, in one trait: a hand-written
 //! evaluation for alpha-beta, tables that solve it (best play), and, through [`NetGame`], its network
-//! encoder. Code above asks the trait rather than matching [`AnyGame`] family by family, so a new
-//! family that gains a table or an evaluation is picked up everywhere that uses one
-//! (docs/ADDING-A-GAME.md).
+//! encoder. Code above asks the trait rather than matching [`AnyGame`] family by family, so a family
+//! that gains an evaluation is picked up everywhere that uses one (docs/ADDING-A-GAME.md). Tables are
+//! the hunt boards' alone: `as_hunt` and `table_ranking` name the hunt game, so another family's
+//! tables would first need a tablebase over its own game.
 //!
 //! Layer: uses `game`, `tablebase`, `search`, `eval` and `nn`.
 

@@ -410,7 +410,7 @@ fn variant_margins(
     let mut seen_by_rung: Vec<HashSet<(u8, u64)>> = vec![HashSet::new(); study.labels.len()];
     let mut seen: HashSet<(u8, u64)> = HashSet::new();
     for (skill, line) in positions_of(cells, variant, &game)? {
-        for s in line.states().iter().filter(|s| s.to_move == side) {
+        for s in line.states().iter().filter(|s| s.to_move == side && s.result.is_none()) {
             // Each distinct position once per rung and once overall; the table is asked only then.
             let key = (s.general, s.rebels);
             let (new_in_rung, new_overall) = (seen_by_rung[skill].insert(key), seen.insert(key));
@@ -498,7 +498,7 @@ fn margin_figures(
         "the distinct positions the games reach (every rung)",
         margins.iter().map(|(_, _, found)| found.reached.mean()).collect(),
         format!(
-            "share of the winner's legal moves that keep its forced win, mean over the positions where it is to move and has one: {}",
+            "share of the side's legal moves that keep its forced win, mean over the positions where it is to move and has one: {}",
             describe(&by_rung)
         ),
     );
@@ -506,7 +506,7 @@ fn margin_figures(
         "best play from the start",
         margins.iter().map(|(_, _, found)| found.best_play.mean()).collect(),
         format!(
-            "share of the winner's legal moves that keep its forced win along best play from the start: {}",
+            "share of the side's legal moves that keep its forced win along best play from the start: {}",
             describe(&|found| found.best_play.text())
         ),
     );

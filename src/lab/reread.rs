@@ -88,10 +88,19 @@ pub fn reread(
         })
         .collect();
     // A claim's figures come from the tables where they are present (a reading added since the run),
-    // else from the record: claim by claim, so a machine with some of the tables keeps the others'.
+    // else from the record: claim by claim, so a machine with some of the tables keeps the others', and
+    // only for a claim whose reading is the one the record read (its print), never a changed one's.
     let mut figures = super::positions::table_figures(study, &cells)?;
     let found: std::collections::BTreeSet<String> = figures.iter().map(|f| f.claim.clone()).collect();
-    figures.extend(previous.figures.iter().filter(|f| !found.contains(&f.claim)).cloned());
+    let unchanged = |id: &str| {
+        let now = study.study.claims.iter().find(|c| c.id == id).map(|c| c.print());
+        previous.claims.iter().any(|c| c.id == id && Some(&c.print) == now.as_ref())
+    };
+    figures.extend(
+        previous.figures.iter().filter(|f| !found.contains(&f.claim) && unchanged(&f.claim)).cloned(),
+    );
+    let order = |id: &str| study.study.claims.iter().position(|c| c.id == id);
+    figures.sort_by_key(|f| order(&f.claim));
     let mut results = gather(
         study,
         &cells,

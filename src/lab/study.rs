@@ -749,6 +749,26 @@ fn variant_names(study: &LoadedStudy) -> String {
 }
 
 /// Checks a claim's test and resolves its measures.
+/// A margin for error is measured by the tables over the games of every rung, in a threshold or in a
+/// comparison of two margins, and nowhere else: `allowed` says whether the test is one of those.
+fn check_margin_alone(measures: &[&Measure], allowed: bool) -> anyhow::Result<()> {
+    let margins = measures.iter().filter(|m| m.resolved().quantity.only_from_tables()).count();
+    if margins == 0 {
+        return Ok(());
+    }
+    if !allowed || margins != measures.len() {
+        bail!(
+            "a margin (`margin:SIDE`) is read only in a threshold without every_skill, or compared with another margin"
+        );
+    }
+    if measures.iter().any(|m| m.given.is_some() || m.skill.is_some()) {
+        bail!(
+            "a margin is read over the positions every rung's games reach: it takes no `given` and no `skill`"
+        );
+    }
+    Ok(())
+}
+
 fn check_test(study: &LoadedStudy, test: &mut ClaimTest) -> anyhow::Result<()> {
     let check_measure = |m: &mut Measure| -> anyhow::Result<MeasureKind> {
         let resolved = resolve_measure(study, m)?;
@@ -762,15 +782,21 @@ fn check_test(study: &LoadedStudy, test: &mut ClaimTest) -> anyhow::Result<()> {
                 bail!("a threshold with every_skill reads every skill; its measure names none");
             }
             check_measure(measure)?;
+            if *every_skill {
+                check_margin_alone(&[measure], false)?;
+            }
+            check_margin_alone(&[measure], true)?;
         }
         ClaimTest::Near { measure, margin, .. } => {
             if *margin <= 0.0 {
                 bail!("near needs a margin > 0");
             }
             check_measure(measure)?;
+            check_margin_alone(&[measure], false)?;
         }
         ClaimTest::Compare { a, b, direction, margin } => {
             let (ka, kb) = (check_measure(a)?, check_measure(b)?);
+            check_margin_alone(&[a, b], true)?;
             if ka != kb {
                 bail!("compare needs two measures of one kind (two scores or rates, or two metrics)");
             }

@@ -31,7 +31,7 @@ pub struct ImperialState {
     pub to_move: Side,
 }
 
-/// A whole turn: a rook move from `from` to `to`, and the man it takes or [`NO_SQUARE`].
+/// A whole turn: a rook move from `from` to `to`, and the man it takes or [`NO_SQUARE`](super::board::NO_SQUARE).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ImperialMove {
     pub from: u8,

@@ -918,3 +918,29 @@ fn a_margin_is_read_on_the_tables_and_a_proof_of_who_wins_only_contradicts() {
     assert_eq!((result.verdict, result.evidence), (Verdict::Contradicted, Some(EvidenceKind::Exact)));
     assert_eq!(result.readings[0].rungs, "the start");
 }
+
+/// A margin is read only where the tables answer it: a threshold over every rung's games, or two
+/// margins compared; anywhere else the study file is refused, naming the problem.
+#[test]
+fn a_margin_where_no_table_reads_it_is_refused() {
+    let claim = |test: &str| format!("[[claims]]\nid = \"M\"\nquote = \"q\"\ntest = {test}\n");
+    let text = |claims: &str| {
+        let mut text =
+            String::from("name = \"t\"\nseed = 1\n[[variants]]\nname = \"a\"\nspec = \"sixteen-rebels\"\n");
+        text += "[[skills]]\nagent = \"mcts:sims=8\"\ngames = 10\n";
+        text + claims
+    };
+    let margin = "{ variant = \"a\", metric = \"margin:rebels\" }";
+    let accepted =
+        claim(&format!("{{ kind = \"threshold\", measure = {margin}, op = \"at_least\", value = 0.8 }}"));
+    assert!(Study::from_text(&text(&accepted)).is_ok());
+    for refused in [
+        format!("{{ kind = \"threshold\", measure = {margin}, op = \"at_least\", value = 0.8, every_skill = true }}"),
+        format!("{{ kind = \"near\", measure = {margin}, target = 0.5, margin = 0.1 }}"),
+        format!("{{ kind = \"compare\", a = {margin}, b = {{ variant = \"a\", metric = \"plies\" }}, direction = \"greater\" }}"),
+        "{ kind = \"threshold\", measure = { variant = \"a\", metric = \"margin:rebels\", skill = \"top\" }, op = \"at_least\", value = 0.8 }".to_string(),
+    ] {
+        let error = Study::from_text(&text(&claim(&refused))).unwrap_err();
+        assert!(format!("{error:#}").contains("margin"), "{refused}: {error:#}");
+    }
+}
