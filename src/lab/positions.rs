@@ -11,8 +11,8 @@
 //!   k Rebels (the cap counted);
 //! - a side's margin for error (C5, "almost automatically"): the share of its legal moves that keep
 //!   its forced win, averaged over the distinct positions the games reach where it is to move and has
-//!   one, and along best play from the start; beside it, how often a player choosing at random on
-//!   that side still wins against best play.
+//!   one; beside it, in words only, each rung's, best play's from the start, and how often a player
+//!   choosing at random on that side still wins against best play.
 //!
 //! A figure whose direction the rules fix whatever the positions (the apex adds a winning move and
 //! takes none away) says so in `fixed`, and its reading is not informative in that direction.
@@ -25,20 +25,21 @@ use super::store::{CellResult, TableFigure};
 use super::study::{ClaimTest, GameFilter, LoadedStudy, Measure, Metric, Quantity, Winner};
 use crate::game::hunt::HuntGame;
 use crate::game::{Game, Playthrough, Side};
-use crate::tablebase::{PairedWins, Tablebase, shared_table};
+use crate::tablebase::{Margin, PairedWins, Tablebase, shared_table};
 
 /// Every figure the study's claims read, from the tables present (none where a table is missing).
 pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Result<Vec<TableFigure>> {
     let mut figures = Vec::new();
     // Two claims on one pair of tables (C8b, C8c) read one scan of them.
     let mut scans = Scans::default();
+    let mut margins = MarginScans::default();
     for claim in &study.study.claims {
         match &claim.test {
             ClaimTest::Compare { a, b, .. } if margin_side(a).is_some() && margin_side(b).is_some() => {
-                figures.extend(margin_figures(study, cells, &claim.id, &[a, b])?);
+                figures.extend(margin_figures(study, cells, &mut margins, &claim.id, &[a, b])?);
             }
             ClaimTest::Threshold { measure, .. } if margin_side(measure).is_some() => {
-                figures.extend(margin_figures(study, cells, &claim.id, &[measure])?);
+                figures.extend(margin_figures(study, cells, &mut margins, &claim.id, &[measure])?);
             }
             ClaimTest::Compare { a, b, .. } => {
                 if let (Some(w), Some(_)) = (won_plies(a), won_plies(b)) {
@@ -317,37 +318,11 @@ fn margin_side(m: &Measure) -> Option<usize> {
     }
 }
 
-/// A side's margin for error over a set of positions: how many it has a forced win in as the mover,
-/// the mean share of its moves that keep the win there, and the least.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct MarginOver {
-    positions: u32,
-    sum: f64,
-    least: f64,
-}
-
-impl MarginOver {
-    fn add(&mut self, share: f64) {
-        self.least = if self.positions == 0 { share } else { self.least.min(share) };
-        self.positions += 1;
-        self.sum += share;
-    }
-
-    fn mean(&self) -> Option<f64> {
-        (self.positions > 0).then(|| self.sum / f64::from(self.positions))
-    }
-
-    /// `83.0% over 1234 positions (least 5.0%)`.
-    fn text(&self) -> String {
-        match self.mean() {
-            Some(mean) => format!(
-                "{:.1}% over {} positions (least {:.1}%)",
-                100.0 * mean,
-                self.positions,
-                100.0 * self.least
-            ),
-            None => "no such position".to_string(),
-        }
+/// `83.0% over 1234 positions (least 5.0%)`, or that there is none.
+fn margin_text(m: &Margin) -> String {
+    match m.positions {
+        0 => "no such position".to_string(),
+        n => format!("{:.1}% over {n} positions (least {:.1}%)", 100.0 * m.mean, 100.0 * m.least),
     }
 }
 
@@ -363,12 +338,36 @@ fn winning_share(table: &Tablebase, s: &crate::game::hunt::HuntState, side: Side
 /// One variant's margins: over the distinct positions each rung's games reach, over those of every
 /// rung together, and along best play from the start.
 struct VariantMargins {
-    per_rung: Vec<MarginOver>,
-    reached: MarginOver,
-    best_play: MarginOver,
+    per_rung: Vec<Margin>,
+    reached: Margin,
+    best_play: Margin,
     /// Of [`RANDOM_GAMES`] games from the start, those a random player on the side wins against best
     /// play.
     random_wins: u32,
+}
+
+/// The margins read so far, by variant and side: two claims on one variant (C5 and C5b) read its
+/// games and its table once.
+#[derive(Default)]
+struct MarginScans(Vec<((usize, usize), Option<VariantMargins>)>);
+
+impl MarginScans {
+    fn get(
+        &mut self,
+        study: &LoadedStudy,
+        cells: &[CellResult],
+        variant: usize,
+        side: usize,
+    ) -> anyhow::Result<Option<&VariantMargins>> {
+        let at = match self.0.iter().position(|(key, _)| *key == (variant, side)) {
+            Some(at) => at,
+            None => {
+                self.0.push(((variant, side), variant_margins(study, cells, variant, Side::BOTH[side])?));
+                self.0.len() - 1
+            }
+        };
+        Ok(self.0[at].1.as_ref())
+    }
 }
 
 /// Games a random player plays against best play, per variant, for its chance of winning anyway.
@@ -405,8 +404,8 @@ fn variant_margins(
     side: Side,
 ) -> anyhow::Result<Option<VariantMargins>> {
     let Some((game, table)) = table_for(study, variant)? else { return Ok(None) };
-    let mut per_rung = vec![MarginOver::default(); study.labels.len()];
-    let mut reached = MarginOver::default();
+    let mut per_rung: Vec<Vec<f64>> = vec![Vec::new(); study.labels.len()];
+    let mut reached = Vec::new();
     let mut seen_by_rung: Vec<HashSet<(u8, u64)>> = vec![HashSet::new(); study.labels.len()];
     let mut seen: HashSet<(u8, u64)> = HashSet::new();
     for (skill, line) in positions_of(cells, variant, &game)? {
@@ -419,97 +418,97 @@ fn variant_margins(
             }
             let Some(share) = winning_share(&table, s, side) else { continue };
             if new_in_rung {
-                per_rung[skill].add(share);
+                per_rung[skill].push(share);
             }
             if new_overall {
-                reached.add(share);
+                reached.push(share);
             }
         }
     }
-    let mut best_play = MarginOver::default();
     let start = Playthrough::new(game.clone());
-    for s in table.best_line(start.state(), game.max_plies() as usize) {
-        if let Some(share) = winning_share(&table, &s, side) {
-            best_play.add(share);
-        }
-    }
+    let best_play = table
+        .best_line(start.state(), game.max_plies() as usize)
+        .iter()
+        .filter_map(|s| winning_share(&table, s, side))
+        .collect::<Vec<f64>>();
     let seed = crate::seed::derive_seed(
         study.study.seed,
         crate::seed::fnv1a(&format!("random-against-best:{}", study.study.variants[variant].name)),
     );
     let random_wins = random_against_best(&game, &table, side, seed);
-    Ok(Some(VariantMargins { per_rung, reached, best_play, random_wins }))
+    Ok(Some(VariantMargins {
+        per_rung: per_rung.into_iter().map(Margin::of).collect(),
+        reached: Margin::of(reached),
+        best_play: Margin::of(best_play),
+        random_wins,
+    }))
 }
 
-/// The margin figures of a claim whose measures are all margins for error (one variant, or two to
-/// compare): over the positions the games reach, then along best play. None where a table is missing.
+/// The margin figure of a claim whose measures are all margins for error (one variant, or two to
+/// compare): over the distinct positions the games reach, each rung's and best play's beside it in its
+/// text, so that only the reading the claim states decides. Its values are empty where a variant's
+/// games reach no position the side wins (the mean is not defined); none where a table is missing.
 fn margin_figures(
     study: &LoadedStudy,
     cells: &[CellResult],
+    scans: &mut MarginScans,
     claim: &str,
     measures: &[&Measure],
-) -> anyhow::Result<Vec<TableFigure>> {
-    let mut margins = Vec::new();
-    for m in measures {
-        let (variant, side) = (m.resolved().variant, margin_side(m).expect("a margin measure"));
-        let Some(found) = variant_margins(study, cells, variant, Side::BOTH[side])? else {
-            return Ok(Vec::new());
-        };
-        margins.push((m, side, found));
+) -> anyhow::Result<Option<TableFigure>> {
+    let keys: Vec<(usize, usize)> =
+        measures.iter().map(|m| (m.resolved().variant, margin_side(m).expect("a margin measure"))).collect();
+    for &(variant, side) in &keys {
+        if scans.get(study, cells, variant, side)?.is_none() {
+            return Ok(None);
+        }
     }
-    let describe = |pick: &dyn Fn(&VariantMargins) -> String| -> String {
-        margins
-            .iter()
-            .map(|(m, side, found)| {
-                let who = study.side_names(m.resolved().variant)[*side];
-                format!("the {who} in `{}`: {}", m.variant, pick(found))
-            })
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
-    let by_rung = |found: &VariantMargins| -> String {
+    let margins: Vec<(&Measure, usize, &VariantMargins)> = measures
+        .iter()
+        .zip(&keys)
+        .filter_map(|(m, key)| {
+            let found = scans.0.iter().find(|(k, _)| k == key)?.1.as_ref()?;
+            Some((*m, key.1, found))
+        })
+        .collect();
+    let describe = |found: &VariantMargins| -> String {
         let rungs: Vec<String> = found
             .per_rung
             .iter()
             .zip(&study.labels)
             .filter(|(r, _)| r.positions > 0)
-            .map(|(r, label)| format!("{label} {}", r.text()))
+            .map(|(r, label)| format!("{label} {}", margin_text(r)))
             .collect();
         let random =
             super::stats::wilson(f64::from(found.random_wins), f64::from(RANDOM_GAMES), super::stats::Z95);
         format!(
-            "{} ({}); a player choosing at random among these moves wins {} of {RANDOM_GAMES} games from the start against best play ({})",
-            found.reached.text(),
+            "{} ({}); along best play from the start {}; a player choosing at random among these moves wins {} of {RANDOM_GAMES} games from the start against best play ({})",
+            margin_text(&found.reached),
             rungs.join(", "),
+            margin_text(&found.best_play),
             found.random_wins,
             super::claims::show(random)
         )
     };
-    let figure = |over: &str, values: Option<Vec<f64>>, text: String| {
-        values.map(|values| TableFigure {
-            claim: claim.to_string(),
-            over: over.to_string(),
-            values,
-            text,
-            fixed: None,
+    let each: Vec<String> = margins
+        .iter()
+        .map(|(m, side, found)| {
+            let who = study.side_names(m.resolved().variant)[*side];
+            format!("the {who} in `{}`: {}", m.variant, describe(found))
         })
-    };
-    let reached = figure(
-        "the distinct positions the games reach (every rung)",
-        margins.iter().map(|(_, _, found)| found.reached.mean()).collect(),
-        format!(
+        .collect();
+    let defined = margins.iter().all(|(_, _, found)| found.reached.positions > 0);
+    Ok(Some(TableFigure {
+        claim: claim.to_string(),
+        over: "the distinct positions the games reach (every rung)".to_string(),
+        values: if defined {
+            margins.iter().map(|(_, _, found)| found.reached.mean).collect()
+        } else {
+            Vec::new()
+        },
+        text: format!(
             "share of the side's legal moves that keep its forced win, mean over the positions where it is to move and has one: {}",
-            describe(&by_rung)
+            each.join("; ")
         ),
-    );
-    let best_play = figure(
-        "best play from the start",
-        margins.iter().map(|(_, _, found)| found.best_play.mean()).collect(),
-        format!(
-            "share of the side's legal moves that keep its forced win along best play from the start: {}",
-            describe(&|found| found.best_play.text())
-        ),
-    );
-    let figures: Vec<TableFigure> = [reached, best_play].into_iter().flatten().collect();
-    Ok(figures)
+        fixed: None,
+    }))
 }

@@ -61,7 +61,8 @@ pub struct TableFigure {
     pub claim: String,
     /// Which positions: "every position", or those the games reach.
     pub over: String,
-    /// One value per measure of the claim's test, in its order.
+    /// One value per measure of the claim's test, in its order; none where the figure is not defined
+    /// (a mean over a set that holds no position it is measured over).
     pub values: Vec<f64>,
     pub text: String,
     /// Why the rules fix the direction of the comparison whatever the positions, if they do.

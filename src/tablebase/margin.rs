@@ -42,7 +42,8 @@ pub struct Margin {
 }
 
 impl Margin {
-    fn of(shares: impl IntoIterator<Item = f64>) -> Margin {
+    /// The margin of these shares (each in 0..=1); the default where there is none.
+    pub fn of(shares: impl IntoIterator<Item = f64>) -> Margin {
         let (mut n, mut sum, mut least) = (0u32, 0.0, 1.0f64);
         for share in shares {
             n += 1;

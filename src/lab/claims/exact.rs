@@ -48,8 +48,13 @@ impl Evidence<'_> {
     }
 
     /// The claim's own test read on a measure the tables give over positions ([`TableFigure`]); not
-    /// informative where the rules fix the direction it finds.
+    /// informative where the rules fix the direction it finds, inconclusive where the figure has no
+    /// value (a mean over no position).
     fn figure_reading(&self, test: &ClaimTest, figure: &TableFigure) -> Option<Reading> {
+        if figure.values.is_empty() {
+            let text = format!("{}; not defined: the set holds no position it is measured over", figure.text);
+            return Some(exact_reading(figure.over.clone(), text, Verdict::Inconclusive));
+        }
         let units: Vec<Unit> = match test {
             ClaimTest::WinsGained { .. } => vec![Unit::Points],
             _ => level_measures(test).iter().map(|m| unit_of(&m.resolved().quantity)).collect(),

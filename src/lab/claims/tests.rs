@@ -878,9 +878,10 @@ fn measures_over_positions_decide_unless_the_rules_fix_them() {
     }
 }
 
-/// A margin for error only the tables measure: no game reads it; its figure decides either way;
-/// without a figure the reading names the tables that would measure it (and settle repeats it); a
-/// proof that only says who wins is not informative when it holds, and decides when it fails.
+/// A margin for error only the tables measure: no game reads it; its figure decides either way, and a
+/// figure without a value (no position to average over) decides nothing; without a figure the reading
+/// names the tables that would measure it (and settle repeats it); a proof that only says who wins is
+/// not informative when it holds, and decides when it fails.
 #[test]
 fn a_margin_is_read_on_the_tables_and_a_proof_of_who_wins_only_contradicts() {
     let c5 = "[solver]\nsimulations = 10\nvariants = [\"a\"]\n[[claims]]\nid = \"C5\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", metric = \"margin:rebels\" }, op = \"at_least\", value = 0.8 }\nexact = { variant = \"a\", winner = \"rebels\", only_contradicts = true }\n";
@@ -917,6 +918,16 @@ fn a_margin_is_read_on_the_tables_and_a_proof_of_who_wins_only_contradicts() {
     let result = fixture.judge().remove(0);
     assert_eq!((result.verdict, result.evidence), (Verdict::Contradicted, Some(EvidenceKind::Exact)));
     assert_eq!(result.readings[0].rungs, "the start");
+    // Games that reach no position the Rebels win leave the mean undefined: the tables were read, so
+    // the reading says so rather than asking for them, and nothing decides.
+    let figures = [figure("C5", "the distinct positions the games reach (every rung)", &[], None)];
+    (fixture.solver, fixture.figures) = (&rebels_win, &figures);
+    let result = fixture.judge().remove(0);
+    assert_eq!(result.verdict, Verdict::Inconclusive, "{result:?}");
+    let reading = &result.readings[1];
+    assert_eq!(reading.raw, Verdict::Inconclusive, "{reading:?}");
+    assert!(reading.measurement.contains("not defined"), "{reading:?}");
+    assert!(result.readings.iter().all(|r| !r.measurement.contains("no figure")), "{result:?}");
 }
 
 /// A margin is read only where the tables answer it: a threshold over every rung's games, or two
