@@ -173,12 +173,14 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         println!("cell {id}: {state} in {}", crate::lab::store::cells_dir(&out).display());
         return Ok(());
     }
-    let report_the_look = |finished: &crate::lab::Finished| {
+    // Between looks and after each cell a look grows: the report of the last whole look, with every
+    // game saved since in its games file.
+    let save_the_record = |finished: &crate::lab::Finished| {
         write_all(&out, finished)?;
-        progress.note(&format!("wrote the report of this look: {}", out.join("report.md").display()));
+        progress.note(&format!("saved the record: {}", out.join("report.md").display()));
         Ok(())
     };
-    let finished = run_study(&study, &out, &options, &progress, &report_the_look)
+    let finished = run_study(&study, &out, &options, &progress, &save_the_record)
         .map_err(|e| if e.is::<crate::lab::amendments::Unamended>() { super::common::usage(e) } else { e })?;
     progress.bar.finish_and_clear();
     write_all(&out, &finished)?;

@@ -259,16 +259,18 @@ pub struct Finished {
 
 /// Plays what is missing of `study` into `out` and gathers the results (the caller writes the report
 /// with [`super::report::write_all`]). A claim with a sequential design that is undecided short of its
-/// last look grows the cells it reads, a round at a time, until it is decided or reaches that look;
-/// `at_each_look` is given the results of every look that grows before the next look's games (the CLI
-/// writes its report, so a study stopped during hours of growth keeps the report of its last whole
-/// look, not of its first).
+/// last look grows the cells it reads, a round at a time, until it is decided or reaches that look.
+/// `at_each_save` is given the results of every look that grows before the next look's games, and
+/// again after each cell that a look grows (the CLI writes its report): a study stopped during hours
+/// of growth keeps its last whole look's readings, and every cell grown since in its games file, so
+/// that a clone of the record resumes it without playing them again. A look reads only the games it
+/// plans, so a cell grown further changes no reading until the look is whole.
 pub fn run_study(
     study: &LoadedStudy,
     out: &Path,
     options: &RunOptions,
     progress: &dyn Progress,
-    at_each_look: &dyn Fn(&Finished) -> anyhow::Result<()>,
+    at_each_save: &dyn Fn(&Finished) -> anyhow::Result<()>,
 ) -> anyhow::Result<Finished> {
     let clock = Instant::now();
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
@@ -283,39 +285,58 @@ pub fn run_study(
     let mut wanted: BTreeMap<String, u32> = cells.iter().map(|c| (c.id.clone(), c.games)).collect();
     let mut played = Vec::new();
     let solver = run_solver(study, out, progress)?;
-    loop {
-        let books =
-            play_missing(study, out, &prints, &mut done, &wanted, options.threads, progress, &mut played)?;
+    let read = |done: &[CellResult], books: &[Book], played: &[String]| -> anyhow::Result<Finished> {
         progress.note("judging the rungs' games against the tablebase");
-        let judged = judge_rungs(study, &done);
-        let figures = super::positions::table_figures(study, &done)?;
+        let judged = judge_rungs(study, done);
+        let figures = super::positions::table_figures(study, done)?;
         let seconds = clock.elapsed().as_secs_f64();
         let mut results = gather(
             study,
-            &done,
-            book_infos(&books),
+            done,
+            book_infos(books),
             solver.clone(),
             (judged, figures),
             options,
-            played.clone(),
+            played.to_vec(),
             seconds,
         );
+        super::amendments::record(study, previous.as_ref().map(|p| p.claims.as_slice()), &mut results.claims);
+        Ok(Finished { results, cells: done.to_vec() })
+    };
+    let mut growing = false;
+    loop {
+        let books = books_for(study, out, &prints, &done, &wanted, progress)?;
+        let games_of = |r: &CellResult| wanted[&r.cell.id].max(r.records.len() as u32);
+        progress.begin(done.iter().map(|r| games_of(r).saturating_sub(r.records.len() as u32) as u64).sum());
+        for at in 0..done.len() {
+            let games = games_of(&done[at]);
+            if done[at].records.len() as u32 >= games {
+                continue;
+            }
+            let book = &books[done[at].cell.variant];
+            grow_cell(study, out, &mut done[at], book, games, options.threads, progress)?;
+            if !played.contains(&done[at].cell.id) {
+                played.push(done[at].cell.id.clone());
+            }
+            if growing {
+                at_each_save(&read(&done, &books, &played)?)?;
+            }
+        }
+        let finished = read(&done, &books, &played)?;
         let mut grew = false;
-        for (id, games) in results.claims.iter().flat_map(ClaimResult::growth) {
+        for (id, games) in finished.results.claims.iter().flat_map(ClaimResult::growth) {
             let entry = wanted.entry(id).or_default();
             if games > *entry {
                 *entry = games;
                 grew = true;
             }
         }
-        super::amendments::record(study, previous.as_ref().map(|p| p.claims.as_slice()), &mut results.claims);
-        let finished = Finished { results, cells: done };
         if !grew {
             return Ok(finished);
         }
-        at_each_look(&finished)?;
+        at_each_save(&finished)?;
         progress.note("a sequential claim is undecided: growing its cells for the next look");
-        done = finished.cells;
+        growing = true;
     }
 }
 
@@ -324,38 +345,23 @@ fn empty(cell: &Cell) -> CellResult {
     CellResult { cell: cell.clone(), seconds: 0.0, records: Vec::new(), stats: Vec::new() }
 }
 
-/// Plays every cell up to the games `wanted` of it, each variant's book extended first to the openings
-/// its cells need; returns the books.
-#[allow(clippy::too_many_arguments)]
-fn play_missing(
+/// Each variant's book, extended first to the openings its cells need to reach the games `wanted` of
+/// them.
+fn books_for(
     study: &LoadedStudy,
     out: &Path,
     prints: &Prints,
-    done: &mut [CellResult],
+    done: &[CellResult],
     wanted: &BTreeMap<String, u32>,
-    threads: usize,
     progress: &dyn Progress,
-    played: &mut Vec<String>,
 ) -> anyhow::Result<Vec<Book>> {
     let games_of = |r: &CellResult| wanted[&r.cell.id].max(r.records.len() as u32);
-    let todo: u64 = done.iter().map(|r| games_of(r).saturating_sub(r.records.len() as u32) as u64).sum();
     let mut books = Vec::new();
     for v in 0..study.games.len() {
         let openings =
             done.iter().filter(|r| r.cell.variant == v).map(|r| r.cell.openings_for(games_of(r))).max();
         progress.note(&format!("openings of {}", study.study.variants[v].name));
         books.push(book(study, v, &prints.books[v], openings.unwrap_or(0), out)?);
-    }
-    progress.begin(todo);
-    for result in done.iter_mut() {
-        let games = games_of(result);
-        if result.records.len() as u32 >= games {
-            continue;
-        }
-        grow_cell(study, out, result, &books[result.cell.variant], games, threads, progress)?;
-        if !played.contains(&result.cell.id) {
-            played.push(result.cell.id.clone());
-        }
     }
     Ok(books)
 }

@@ -217,7 +217,8 @@ fn a_cell_is_saved_a_round_at_a_time() {
 
 /// A claim with a sequential design that is undecided at its first look grows its cell for the next,
 /// and the first look's record and report are on disk before the second look's games: a study stopped
-/// during hours of growth keeps the report of its last whole look.
+/// during hours of growth keeps the report of its last whole look, and each grown cell is saved to the
+/// record as it finishes.
 #[test]
 fn each_look_is_reported_before_the_next_looks_games() {
     use std::sync::Mutex;
@@ -266,9 +267,16 @@ sequential = [1, 2]
     let dir = scratch("balance-looks");
     let options = RunOptions { threads: 1, command: "test".into(), file: "looks.toml".into() };
     let peek = Peek { dir: dir.clone(), done: AtomicUsize::new(0), seen: Mutex::new(None) };
-    let finished = run_study(&study, &dir, &options, &peek, &|f| write_all(&dir, f)).unwrap();
+    let saves = Mutex::new(Vec::new());
+    let save = |f: &rebel_zero::lab::Finished| {
+        saves.lock().unwrap().push(f.cells[0].records.len());
+        write_all(&dir, f)
+    };
+    let finished = run_study(&study, &dir, &options, &peek, &save).unwrap();
     assert_eq!(finished.cells[0].records.len(), 8, "the cell grew to the second look");
     assert_eq!(*peek.seen.lock().unwrap(), Some((4, true)), "the first look's record and report");
+    // The grown cell is saved as soon as it is whole, before the run reads its last look.
+    assert_eq!(*saves.lock().unwrap(), [4, 8], "a save at the first look and after the cell grew");
 }
 
 /// Every game of a rung's own cell opens from the variant's book, one opening per game, and the
