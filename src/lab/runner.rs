@@ -308,7 +308,9 @@ pub fn run_study(
         let books = books_for(study, out, &prints, &done, &wanted, progress)?;
         let games_of = |r: &CellResult| wanted[&r.cell.id].max(r.records.len() as u32);
         progress.begin(done.iter().map(|r| games_of(r).saturating_sub(r.records.len() as u32) as u64).sum());
-        for at in 0..done.len() {
+        // A first look keeps the schedule; a look's growth plays its cheapest cells first.
+        let order = if growing { cheapest_first(&done, &games_of) } else { (0..done.len()).collect() };
+        for at in order {
             let games = games_of(&done[at]);
             if done[at].records.len() as u32 >= games {
                 continue;
@@ -338,6 +340,20 @@ pub fn run_study(
         progress.note("a sequential claim is undecided: growing its cells for the next look");
         growing = true;
     }
+}
+
+/// The cells in the order a look's growth plays them: the cheapest first, priced at each cell's
+/// measured seconds a game times the games it still lacks of `games_of` (a cell with no time recorded
+/// counts as free), so that the cheap cells reach the record before hours of the dearest ones.
+fn cheapest_first(cells: &[CellResult], games_of: &dyn Fn(&CellResult) -> u32) -> Vec<usize> {
+    let cost = |r: &CellResult| {
+        let have = r.records.len() as u32;
+        let per_game = if have > 0 { r.seconds / f64::from(have) } else { 0.0 };
+        per_game * f64::from(games_of(r).saturating_sub(have))
+    };
+    let mut order: Vec<usize> = (0..cells.len()).collect();
+    order.sort_by(|&a, &b| cost(&cells[a]).total_cmp(&cost(&cells[b])));
+    order
 }
 
 /// A cell with no games yet.
@@ -784,7 +800,36 @@ fn rules_hash() -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::SkillInfo;
+    use super::{CellResult, SkillInfo, cheapest_first};
+
+    /// A cell of `have` games that took `seconds`.
+    fn cell(id: &str, seconds: f64, have: usize) -> CellResult {
+        let cell = serde_json::json!({"id": id, "variant": 0, "skill": 0, "spec": "s", "agent": "a", "games": 10, "seed": 1});
+        let record = serde_json::json!({"game": 0, "spec": "s", "seed": 1, "start": "", "agents": {}, "moves": [], "winner": null, "reason": "r", "plies": 0});
+        CellResult {
+            cell: serde_json::from_value(cell).unwrap(),
+            seconds,
+            records: vec![serde_json::from_value(record).unwrap(); have],
+            stats: Vec::new(),
+        }
+    }
+
+    /// A look grows its cheapest cells first: priced at each cell's seconds a game times the games it
+    /// lacks; a cell with no time, or nothing to play, costs nothing and keeps its place.
+    #[test]
+    fn growth_plays_the_cheapest_cells_first() {
+        let cells = [
+            cell("dear", 100.0, 10),
+            cell("cheap", 30.0, 10),
+            cell("untimed", 0.0, 10),
+            cell("whole", 500.0, 20),
+        ];
+        let wanted = |_: &CellResult| 20;
+        assert_eq!(cheapest_first(&cells, &wanted), [2, 3, 1, 0]);
+        // One game missing makes the dear cell (10 s) cheaper than the cheap one's ten (30 s).
+        let nearly = |r: &CellResult| if r.cell.id == "dear" { 11 } else { 20 };
+        assert_eq!(cheapest_first(&cells, &nearly), [2, 3, 0, 1]);
+    }
 
     /// A rung's weights read from a report made before `path=shipped` (one pair) and after (a list).
     #[test]
