@@ -261,10 +261,11 @@ pub struct Finished {
 /// with [`super::report::write_all`]). A claim with a sequential design that is undecided short of its
 /// last look grows the cells it reads, a round at a time, until it is decided or reaches that look.
 /// `at_each_save` is given the results of every look that grows before the next look's games, and
-/// again after each cell that a look grows (the CLI writes its report): a study stopped during hours
-/// of growth keeps its last whole look's readings, and every cell grown since in its games file, so
-/// that a clone of the record resumes it without playing them again. A look reads only the games it
-/// plans, so a cell grown further changes no reading until the look is whole.
+/// again after each cell that a look grows but its last (the CLI writes its report): a study stopped
+/// during hours of growth keeps every cell grown since in its games file, so that a clone of the
+/// record resumes it without playing them again. The ladders' readings read only the games their look
+/// plans, so they stay the last whole look's until the next is whole; the tables' figures over the
+/// positions the games reach, and the judging of the rungs' games, read every game saved.
 pub fn run_study(
     study: &LoadedStudy,
     out: &Path,
@@ -310,17 +311,17 @@ pub fn run_study(
         progress.begin(done.iter().map(|r| games_of(r).saturating_sub(r.records.len() as u32) as u64).sum());
         // A first look keeps the schedule; a look's growth plays its cheapest cells first.
         let order = if growing { cheapest_first(&done, &games_of) } else { (0..done.len()).collect() };
-        for at in order {
+        let short: Vec<usize> =
+            order.into_iter().filter(|&at| (done[at].records.len() as u32) < games_of(&done[at])).collect();
+        for (n, &at) in short.iter().enumerate() {
             let games = games_of(&done[at]);
-            if done[at].records.len() as u32 >= games {
-                continue;
-            }
             let book = &books[done[at].cell.variant];
             grow_cell(study, out, &mut done[at], book, games, options.threads, progress)?;
             if !played.contains(&done[at].cell.id) {
                 played.push(done[at].cell.id.clone());
             }
-            if growing {
+            // The look's last cell is saved with the look itself, below.
+            if growing && n + 1 < short.len() {
                 at_each_save(&read(&done, &books, &played)?)?;
             }
         }
@@ -343,8 +344,9 @@ pub fn run_study(
 }
 
 /// The cells in the order a look's growth plays them: the cheapest first, priced at each cell's
-/// measured seconds a game times the games it still lacks of `games_of` (a cell with no time recorded
-/// counts as free), so that the cheap cells reach the record before hours of the dearest ones.
+/// measured seconds a game times the games it still lacks of `games_of` (a cell with no time recorded,
+/// or none to play, costs nothing and goes first, in schedule order), so that the cheap cells reach
+/// the record before hours of the dearest ones.
 fn cheapest_first(cells: &[CellResult], games_of: &dyn Fn(&CellResult) -> u32) -> Vec<usize> {
     let cost = |r: &CellResult| {
         let have = r.records.len() as u32;
@@ -815,7 +817,7 @@ mod tests {
     }
 
     /// A look grows its cheapest cells first: priced at each cell's seconds a game times the games it
-    /// lacks; a cell with no time, or nothing to play, costs nothing and keeps its place.
+    /// lacks; a cell with no time, or nothing to play, costs nothing and goes first, in schedule order.
     #[test]
     fn growth_plays_the_cheapest_cells_first() {
         let cells = [

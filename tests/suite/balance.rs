@@ -215,10 +215,10 @@ fn a_cell_is_saved_a_round_at_a_time() {
     assert_eq!(*peek.saved.lock().unwrap(), Some(32), "the first round was saved before the 33rd game ended");
 }
 
-/// A claim with a sequential design that is undecided at its first look grows its cell for the next,
-/// and the first look's record and report are on disk before the second look's games: a study stopped
-/// during hours of growth keeps the report of its last whole look, and each grown cell is saved to the
-/// record as it finishes.
+/// Claims with a sequential design that are undecided at their first look grow their cells for the
+/// next, and the first look's record and report are on disk before the second look's games: a study
+/// stopped during hours of growth keeps the report of its last whole look, and each grown cell but the
+/// look's last (saved with the look) reaches the record as it finishes.
 #[test]
 fn each_look_is_reported_before_the_next_looks_games() {
     use std::sync::Mutex;
@@ -231,8 +231,8 @@ fn each_look_is_reported_before_the_next_looks_games() {
     }
     impl rebel_zero::lab::Progress for Peek {
         fn game_done(&self) {
-            // The fifth game is the second look's first: the report of the first look's 4 is written.
-            if self.done.fetch_add(1, Ordering::SeqCst) + 1 == 5 {
+            // The ninth game is the second look's first: the report of the first look's 8 is written.
+            if self.done.fetch_add(1, Ordering::SeqCst) + 1 == 9 {
                 let games = std::fs::read_to_string(self.dir.join("games.jsonl")).unwrap_or_default();
                 let report = std::fs::read_to_string(self.dir.join("report.md")).unwrap_or_default();
                 *self.seen.lock().unwrap() = Some((games.lines().count(), report.contains("### S1")));
@@ -240,7 +240,7 @@ fn each_look_is_reported_before_the_next_looks_games() {
         }
     }
     // Four games cannot put a score's interval at the first look's O'Brien-Fleming boundary (z = 2.96)
-    // wholly on either side of one half, so the design must look again. Murray's rules have no table,
+    // wholly on either side of one half, so each design must look again. Murray's rules have no table,
     // so no machine's cache can show the random rung wrong and stop the growth.
     let study = Study::from_text(
         r#"
@@ -252,6 +252,10 @@ min_games = 4
 name = "general-first"
 spec = "murray-rebels"
 
+[[variants]]
+name = "again"
+spec = "murray-rebels"
+
 [[skills]]
 agent = "random"
 games = 4
@@ -261,6 +265,12 @@ id = "S1"
 quote = "the Rebels score at least half"
 test = { kind = "threshold", measure = { variant = "general-first", side = "rebels" }, op = "at_least", value = 0.5 }
 sequential = [1, 2]
+
+[[claims]]
+id = "S2"
+quote = "the Rebels score at least half, again"
+test = { kind = "threshold", measure = { variant = "again", side = "rebels" }, op = "at_least", value = 0.5 }
+sequential = [1, 2]
 "#,
     )
     .unwrap();
@@ -269,14 +279,14 @@ sequential = [1, 2]
     let peek = Peek { dir: dir.clone(), done: AtomicUsize::new(0), seen: Mutex::new(None) };
     let saves = Mutex::new(Vec::new());
     let save = |f: &rebel_zero::lab::Finished| {
-        saves.lock().unwrap().push(f.cells[0].records.len());
+        saves.lock().unwrap().push(f.cells.iter().map(|c| c.records.len()).sum::<usize>());
         write_all(&dir, f)
     };
     let finished = run_study(&study, &dir, &options, &peek, &save).unwrap();
-    assert_eq!(finished.cells[0].records.len(), 8, "the cell grew to the second look");
-    assert_eq!(*peek.seen.lock().unwrap(), Some((4, true)), "the first look's record and report");
-    // The grown cell is saved as soon as it is whole, before the run reads its last look.
-    assert_eq!(*saves.lock().unwrap(), [4, 8], "a save at the first look and after the cell grew");
+    assert!(finished.cells.iter().all(|c| c.records.len() == 8), "both cells grew to the second look");
+    assert_eq!(*peek.seen.lock().unwrap(), Some((8, true)), "the first look's record and report");
+    // The first grown cell is saved as soon as it is whole; the second comes back with the last look.
+    assert_eq!(*saves.lock().unwrap(), [8, 12], "a save at the first look and after the first cell grew");
 }
 
 /// Every game of a rung's own cell opens from the variant's book, one opening per game, and the

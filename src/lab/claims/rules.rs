@@ -124,6 +124,11 @@ pub fn near_words(target: f64, margin: f64) -> String {
 }
 
 /// The difference `a − b` of two measures.
+/// The two measures' texts, said once where they are one text (two values of one table figure).
+fn pair_text(a: &Measured, b: &Measured) -> String {
+    if a.text == b.text { a.text.clone() } else { format!("{}; {}", a.text, b.text) }
+}
+
 pub fn compare<'a>(
     a: &'a Measured,
     b: &'a Measured,
@@ -135,15 +140,16 @@ pub fn compare<'a>(
     let d = difference.interval();
     let scale = if a.unit == Unit::Points { 100.0 } else { 1.0 };
     let empty = |m: &Measured| m.qualifying == 0 && !m.spread.is_exact();
+    let both = pair_text(a, b);
     let text = if empty(a) || empty(b) {
-        format!("{}; {}; difference not measured (a side has no games)", a.text, b.text)
+        format!("{both}; difference not measured (a side has no games)")
     } else if !(d.low.is_finite() && d.high.is_finite()) {
-        format!("{}; {}; difference {:+.2} [no interval]", a.text, b.text, scale * d.estimate)
+        format!("{both}; difference {:+.2} [no interval]", scale * d.estimate)
+    } else if d.low == d.high {
+        format!("{both}; difference {:+.2} (exact)", scale * d.estimate)
     } else {
         format!(
-            "{}; {}; difference {:+.2} [{:+.2}, {:+.2}]",
-            a.text,
-            b.text,
+            "{both}; difference {:+.2} [{:+.2}, {:+.2}]",
             scale * d.estimate,
             scale * d.low,
             scale * d.high
@@ -230,7 +236,7 @@ pub fn closer<'a>(a: &'a Measured, b: &'a Measured) -> Test<'a> {
             Side::Contradict => far(ib) < near(ia),
         }
     };
-    let mut test = base(format!("{}; {}", a.text, b.text), Box::new(rule), &[a, b]);
+    let mut test = base(pair_text(a, b), Box::new(rule), &[a, b]);
     test.se = (a.spread.se().powi(2) + b.spread.se().powi(2)).sqrt();
     test
 }
