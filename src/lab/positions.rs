@@ -31,8 +31,8 @@ use crate::tablebase::{Margin, PairedWins, Tablebase, shared_table};
 pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Result<Vec<TableFigure>> {
     let mut figures = Vec::new();
     // Two claims on one pair of tables (C8b, C8c) read one scan of them.
-    let mut scans = Scans::default();
-    let mut margins = MarginScans::default();
+    let mut scans: Memo<([usize; 2], usize), Paired> = Memo::new();
+    let mut margins: Memo<(usize, usize), VariantMargins> = Memo::new();
     for claim in &study.study.claims {
         match &claim.test {
             ClaimTest::Compare { a, b, .. } if margin_side(a).is_some() && margin_side(b).is_some() => {
@@ -44,7 +44,9 @@ pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Resul
             ClaimTest::Compare { a, b, .. } => {
                 if let (Some(w), Some(_)) = (won_plies(a), won_plies(b)) {
                     let variants = [a, b].map(|m| m.resolved().variant);
-                    if let Some(paired) = scans.get(study, cells, variants, w)? {
+                    if let Some(paired) =
+                        scans.get((variants, w), || Paired::read(study, cells, variants, w))?
+                    {
                         figures.extend(distance_figures(paired, &claim.id, [a, b], w));
                     }
                 }
@@ -52,7 +54,7 @@ pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Resul
             ClaimTest::WinsGained { a, b, side, .. } => {
                 let (Some(va), Some(vb)) = (study.variant_index(a), study.variant_index(b)) else { continue };
                 let Some(w) = study.side_index(va, side) else { continue };
-                if let Some(paired) = scans.get(study, cells, [va, vb], w)? {
+                if let Some(paired) = scans.get(([va, vb], w), || Paired::read(study, cells, [va, vb], w))? {
                     figures.extend(gained_figures(paired, &claim.id, [a, b], side));
                 }
             }
@@ -67,26 +69,35 @@ pub fn table_figures(study: &LoadedStudy, cells: &[CellResult]) -> anyhow::Resul
     Ok(figures)
 }
 
-/// The pairs of tables scanned so far: by variants and winning side.
-#[derive(Default)]
-struct Scans(Vec<([usize; 2], usize, Option<Paired>)>);
+/// Values read once per key, in the order first asked: the pairs of tables scanned (by variants and
+/// winning side), or the margins read (by variant and side), so that two claims on the same tables
+/// (C8b and C8c, C5 and C5b) read them once. A study asks few keys, so a list serves.
+struct Memo<K, V>(Vec<(K, Option<V>)>);
 
-impl Scans {
+impl<K: PartialEq, V> Memo<K, V> {
+    fn new() -> Self {
+        Memo(Vec::new())
+    }
+
+    /// The value of `key`, read by `read` the first time it is asked (`None`: no table to read it).
     fn get(
         &mut self,
-        study: &LoadedStudy,
-        cells: &[CellResult],
-        variants: [usize; 2],
-        w: usize,
-    ) -> anyhow::Result<Option<&Paired>> {
-        let at = match self.0.iter().position(|(v, side, _)| *v == variants && *side == w) {
+        key: K,
+        read: impl FnOnce() -> anyhow::Result<Option<V>>,
+    ) -> anyhow::Result<Option<&V>> {
+        let at = match self.0.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
-                self.0.push((variants, w, Paired::read(study, cells, variants, w)?));
+                self.0.push((key, read()?));
                 self.0.len() - 1
             }
         };
-        Ok(self.0[at].2.as_ref())
+        Ok(self.0[at].1.as_ref())
+    }
+
+    /// The value of `key` if it was read.
+    fn read(&self, key: &K) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k == key)?.1.as_ref()
     }
 }
 
@@ -346,30 +357,6 @@ struct VariantMargins {
     random_wins: u32,
 }
 
-/// The margins read so far, by variant and side: two claims on one variant (C5 and C5b) read its
-/// games and its table once.
-#[derive(Default)]
-struct MarginScans(Vec<((usize, usize), Option<VariantMargins>)>);
-
-impl MarginScans {
-    fn get(
-        &mut self,
-        study: &LoadedStudy,
-        cells: &[CellResult],
-        variant: usize,
-        side: usize,
-    ) -> anyhow::Result<Option<&VariantMargins>> {
-        let at = match self.0.iter().position(|(key, _)| *key == (variant, side)) {
-            Some(at) => at,
-            None => {
-                self.0.push(((variant, side), variant_margins(study, cells, variant, Side::BOTH[side])?));
-                self.0.len() - 1
-            }
-        };
-        Ok(self.0[at].1.as_ref())
-    }
-}
-
 /// Games a random player plays against best play, per variant, for its chance of winning anyway.
 const RANDOM_GAMES: u32 = 200;
 
@@ -451,25 +438,20 @@ fn variant_margins(
 fn margin_figures(
     study: &LoadedStudy,
     cells: &[CellResult],
-    scans: &mut MarginScans,
+    scans: &mut Memo<(usize, usize), VariantMargins>,
     claim: &str,
     measures: &[&Measure],
 ) -> anyhow::Result<Option<TableFigure>> {
     let keys: Vec<(usize, usize)> =
         measures.iter().map(|m| (m.resolved().variant, margin_side(m).expect("a margin measure"))).collect();
     for &(variant, side) in &keys {
-        if scans.get(study, cells, variant, side)?.is_none() {
+        if scans.get((variant, side), || variant_margins(study, cells, variant, Side::BOTH[side]))?.is_none()
+        {
             return Ok(None);
         }
     }
-    let margins: Vec<(&Measure, usize, &VariantMargins)> = measures
-        .iter()
-        .zip(&keys)
-        .filter_map(|(m, key)| {
-            let found = scans.0.iter().find(|(k, _)| k == key)?.1.as_ref()?;
-            Some((*m, key.1, found))
-        })
-        .collect();
+    let margins: Vec<(&Measure, usize, &VariantMargins)> =
+        measures.iter().zip(&keys).filter_map(|(m, key)| Some((*m, key.1, scans.read(key)?))).collect();
     let describe = |found: &VariantMargins| -> String {
         let rungs: Vec<String> = found
             .per_rung

@@ -20,7 +20,7 @@ pub fn write_all(out: &Path, finished: &Finished) -> anyhow::Result<()> {
     let results = &finished.results;
     write_atomic(&out.join("results.json"), (serde_json::to_string_pretty(results)? + "\n").as_bytes())?;
     let mut games = Vec::new();
-    for cell in &finished.cells {
+    for cell in finished.cells.iter() {
         for record in &cell.records {
             let record = GameRecord { cell: Some(cell.cell.id.clone()), ..record.clone() };
             serde_json::to_writer(&mut games, &record)?;
@@ -53,7 +53,7 @@ fn holds(path: &Path, bytes: &[u8]) -> bool {
 /// The report as Markdown: each section is written by a function of its own.
 pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
     let mut md = String::new();
-    let sections: [fn(&mut String, &StudyResults); 13] = [
+    let sections: [fn(&mut String, &StudyResults); 14] = [
         header,
         reproduce,
         ladder,
@@ -66,6 +66,7 @@ pub fn markdown(r: &StudyResults, charts: &[String]) -> String {
         claims,
         open_claims,
         time_per_rung,
+        time_per_look,
         amendments,
     ];
     for section in sections {
@@ -607,6 +608,42 @@ fn time_per_rung(w: &mut String, r: &StudyResults) {
             .map_or("–".to_string(), |h| format!("{:.2}", h * 3600.0 / games as f64));
         let hours = hours.map_or("–".to_string(), |h| format!("{h:.2}"));
         let _ = writeln!(w, "| {rung} | {games} | {hours} | {per_game} |");
+    }
+}
+
+/// The games and CPU time of each look of the study's sequential designs.
+fn time_per_look(w: &mut String, r: &StudyResults) {
+    let looks = super::settle::look_times(r);
+    let design = if r.looks.is_empty() {
+        "No claim of this study has a sequential design, so it has one look: every cell at its planned games."
+            .to_string()
+    } else {
+        let multiples: Vec<String> = r.looks.iter().map(|m| format!("{m}×")).collect();
+        format!(
+            "The claims' sequential designs look at {} the planned games; each look adds to every cell and \
+             cross-play pair the games up to its multiple of the cell's planned games (a cell not grown plays \
+             look 1 alone).",
+            multiples.join(", ")
+        )
+    };
+    let _ = writeln!(
+        w,
+        "\n## Time per look\n\n{design} CPU hours are wall time × {} threads, each look's games priced at their \
+         cell's mean CPU seconds a game (a cell records one total); games whose cell recorded no time are counted \
+         apart.\n\n| look | games a cell | games | CPU hours | games without a recorded time |\n| ---: | ---: | ---: \
+         | ---: | ---: |",
+        r.threads
+    );
+    for (k, look) in looks.iter().enumerate() {
+        let hours = look.hours.map_or("–".to_string(), |h| format!("{h:.2}"));
+        let _ = writeln!(
+            w,
+            "| {} | {}× the planned | {} | {hours} | {} |",
+            k + 1,
+            look.multiple,
+            look.games,
+            look.untimed
+        );
     }
 }
 

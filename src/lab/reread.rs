@@ -10,7 +10,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::runner::{Finished, ReadAgain, RunOptions, StudyResults, gather};
+use super::openings::Book;
+use super::runner::{BookInfo, Finished, ReadAgain, RunOptions, StudyResults, gather};
 use super::schedule::schedule;
 use super::store::{CellResult, MCTS_SOLVER, load_cell, save_cell, solver_path};
 use super::study::LoadedStudy;
@@ -29,7 +30,7 @@ pub fn reread(
     previous: &StudyResults,
     records: Vec<GameRecord>,
     options: &RunOptions,
-) -> anyhow::Result<Finished> {
+) -> anyhow::Result<Finished<'static>> {
     let found = super::verify::verify(study, previous, Ok(records.clone()))?;
     let mut problems: Vec<String> = found.stale.iter().map(|s| format!("{}: {}", s.cell, s.why)).collect();
     problems.extend(found.books.iter().cloned());
@@ -126,7 +127,7 @@ pub fn reread(
         rustc: env!("REBEL_ZERO_RUSTC").to_string(),
     });
     super::amendments::record(study, Some(&previous.claims), &mut results.claims);
-    Ok(Finished { results, cells })
+    Ok(Finished { results, cells: cells.into() })
 }
 
 /// Leaves the record's cells and MCTS-solver results in `out` as a run saves them (where they are not
@@ -134,12 +135,13 @@ pub fn reread(
 /// playing every game again (a committed study keeps only its games file).
 pub fn restore_cells(study: &LoadedStudy, out: &Path, finished: &Finished) -> anyhow::Result<usize> {
     let mut restored = 0;
-    for cell in &finished.cells {
+    for cell in finished.cells.iter() {
         if !cell.records.is_empty() && load_cell(out, &cell.cell).is_none() {
             save_cell(out, cell)?;
             restored += 1;
         }
     }
+    restore_books(study, out, finished)?;
     if let Some(solver) = &study.study.solver {
         for result in finished.results.solver.iter().filter(|r| r.method == MCTS_SOLVER) {
             let path = solver_path(out, &result.variant, solver.simulations);
@@ -149,6 +151,44 @@ pub fn restore_cells(study: &LoadedStudy, out: &Path, finished: &Finished) -> an
         }
     }
     Ok(restored)
+}
+
+/// Leaves each variant's book as the record keeps it in `out`, where this machine would make a book
+/// under the same key (the record's cells name its digest) and none as long is saved there: a book made
+/// again need not be the record's (a judge's values depend on the positions it searched before, and a
+/// book grown over several runs had a fresh judge at each), and a resumed cell must deal its new games
+/// the lines that follow its old games' lines, not another book's.
+fn restore_books(study: &LoadedStudy, out: &Path, finished: &Finished) -> anyhow::Result<()> {
+    for info in finished.results.books.iter().filter(|b| !b.lines.is_empty()) {
+        let Some(v) = study.study.variants.iter().position(|x| x.name == info.variant) else { continue };
+        let key = super::openings::key(study, v)?;
+        let print = super::schedule::book_print(study, v, &key);
+        let played = finished.cells.iter().filter(|c| c.cell.variant == v && !c.records.is_empty());
+        if !played.clone().all(|c| c.cell.book == print) || played.count() == 0 {
+            continue;
+        }
+        let path = super::openings::book_path(out, &info.variant);
+        let saved = super::store::load::<Book>(&path).filter(|b| b.key == key);
+        if saved.is_none_or(|b| b.lines.len() < info.lines.len()) {
+            super::store::save(&path, &recorded_book(info, key))?;
+        }
+    }
+    Ok(())
+}
+
+/// The book a record describes, under `key` (the record keeps its digest, in its cells).
+fn recorded_book(info: &BookInfo, key: String) -> Book {
+    Book {
+        variant: info.variant.clone(),
+        key,
+        method: info.method.clone(),
+        start: info.start.clone(),
+        plies: info.plies,
+        lines: info.lines.clone(),
+        values: info.values.clone(),
+        tried: info.tried,
+        rejected: info.rejected,
+    }
 }
 
 /// The results.json and games of the study folder `dir`.

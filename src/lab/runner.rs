@@ -5,6 +5,7 @@
 //! sequential design is undecided short of its last look, grows the cells it reads and reads again.
 //! Everything the report shows is gathered into [`StudyResults`].
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -86,6 +87,13 @@ pub struct StudyResults {
     /// The budget the study file states, in CPU hours ([`super::settle`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<super::study::Budget>,
+    /// The multiples of each cell's planned games at which the claims' sequential designs look, all
+    /// designs together (empty where none has one), and the cross-play's planned games a pair: what
+    /// the report's time per look divides the games by.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub looks: Vec<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pair_games_planned: Option<u32>,
     pub skills: Vec<SkillInfo>,
     pub variants: Vec<VariantInfo>,
     pub cells: Vec<CellSummary>,
@@ -251,10 +259,11 @@ impl BookInfo {
     }
 }
 
-/// The study's finished cells, in schedule order, with the results.
-pub struct Finished {
+/// The study's finished cells, in schedule order, with the results: borrowed from a run while it
+/// saves part-way (a save does not copy every game), owned once it returns.
+pub struct Finished<'a> {
     pub results: StudyResults,
-    pub cells: Vec<CellResult>,
+    pub cells: Cow<'a, [CellResult]>,
 }
 
 /// Plays what is missing of `study` into `out` and gathers the results (the caller writes the report
@@ -272,7 +281,7 @@ pub fn run_study(
     options: &RunOptions,
     progress: &dyn Progress,
     at_each_save: &dyn Fn(&Finished) -> anyhow::Result<()>,
-) -> anyhow::Result<Finished> {
+) -> anyhow::Result<Finished<'static>> {
     let clock = Instant::now();
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
     progress.note("fingerprinting the rules and agents");
@@ -286,7 +295,7 @@ pub fn run_study(
     let mut wanted: BTreeMap<String, u32> = cells.iter().map(|c| (c.id.clone(), c.games)).collect();
     let mut played = Vec::new();
     let solver = run_solver(study, out, progress)?;
-    let read = |done: &[CellResult], books: &[Book], played: &[String]| -> anyhow::Result<Finished> {
+    let read = |done: &[CellResult], books: &[Book], played: &[String]| -> anyhow::Result<StudyResults> {
         progress.note("judging the rungs' games against the tablebase");
         let judged = judge_rungs(study, done);
         let figures = super::positions::table_figures(study, done)?;
@@ -302,12 +311,13 @@ pub fn run_study(
             seconds,
         );
         super::amendments::record(study, previous.as_ref().map(|p| p.claims.as_slice()), &mut results.claims);
-        Ok(Finished { results, cells: done.to_vec() })
+        Ok(results)
     };
     let mut growing = false;
     loop {
-        let books = books_for(study, out, &prints, &done, &wanted, progress)?;
+        // A cell's games for this look: those wanted of it, or more where it already holds more.
         let games_of = |r: &CellResult| wanted[&r.cell.id].max(r.records.len() as u32);
+        let books = books_for(study, out, &prints, &done, &games_of, progress)?;
         progress.begin(done.iter().map(|r| games_of(r).saturating_sub(r.records.len() as u32) as u64).sum());
         // A first look keeps the schedule; a look's growth plays its cheapest cells first.
         let order = if growing { cheapest_first(&done, &games_of) } else { (0..done.len()).collect() };
@@ -322,12 +332,15 @@ pub fn run_study(
             }
             // The look's last cell is saved with the look itself, below.
             if growing && n + 1 < short.len() {
-                at_each_save(&read(&done, &books, &played)?)?;
+                at_each_save(&Finished {
+                    results: read(&done, &books, &played)?,
+                    cells: Cow::Borrowed(&done),
+                })?;
             }
         }
-        let finished = read(&done, &books, &played)?;
+        let results = read(&done, &books, &played)?;
         let mut grew = false;
-        for (id, games) in finished.results.claims.iter().flat_map(ClaimResult::growth) {
+        for (id, games) in results.claims.iter().flat_map(ClaimResult::growth) {
             let entry = wanted.entry(id).or_default();
             if games > *entry {
                 *entry = games;
@@ -335,9 +348,9 @@ pub fn run_study(
             }
         }
         if !grew {
-            return Ok(finished);
+            return Ok(Finished { results, cells: Cow::Owned(done) });
         }
-        at_each_save(&finished)?;
+        at_each_save(&Finished { results, cells: Cow::Borrowed(&done) })?;
         progress.note("a sequential claim is undecided: growing its cells for the next look");
         growing = true;
     }
@@ -363,17 +376,15 @@ fn empty(cell: &Cell) -> CellResult {
     CellResult { cell: cell.clone(), seconds: 0.0, records: Vec::new(), stats: Vec::new() }
 }
 
-/// Each variant's book, extended first to the openings its cells need to reach the games `wanted` of
-/// them.
+/// Each variant's book, extended first to the openings its cells need to reach `games_of` them.
 fn books_for(
     study: &LoadedStudy,
     out: &Path,
     prints: &Prints,
     done: &[CellResult],
-    wanted: &BTreeMap<String, u32>,
+    games_of: &dyn Fn(&CellResult) -> u32,
     progress: &dyn Progress,
 ) -> anyhow::Result<Vec<Book>> {
-    let games_of = |r: &CellResult| wanted[&r.cell.id].max(r.records.len() as u32);
     let mut books = Vec::new();
     for v in 0..study.games.len() {
         let openings =
@@ -455,6 +466,17 @@ fn grow_cell(
     progress: &dyn Progress,
 ) -> anyhow::Result<()> {
     let cell = result.cell.clone();
+    if let Some(astray) = astray_openings(result, book) {
+        anyhow::bail!(
+            "{}: {astray} of its {} saved games did not open with the lines this run's book deals them, so its \
+             new games would open from another book than its old ones (a book made again here need not be the \
+             record's: a judge's values depend on what it searched before). `rebel-zero balance --reread` on the \
+             study's folder restores the record's book beside its cells; removing {} plays the study again",
+            cell.id,
+            result.records.len(),
+            super::store::cells_dir(out).display()
+        );
+    }
     progress.note(&format!("playing {} (games {}–{})", cell.id, result.records.len() + 1, games));
     let game = &study.games[cell.variant];
     let agent = &study.agents[cell.skill];
@@ -487,6 +509,19 @@ fn grow_cell(
         save_cell(out, result)?;
     }
     Ok(())
+}
+
+/// How many of a cell's saved games did not open with the line of `book` their index gives (game `i`
+/// opens with line `i / per_opening`, as [`BookOpenings`] deals them); `None` where all did.
+fn astray_openings(result: &CellResult, book: &Book) -> Option<usize> {
+    if result.cell.opening == 0 || book.lines.is_empty() {
+        return None;
+    }
+    let per = result.cell.per_opening.max(1) as usize;
+    let dealt = |game: usize| book.lines[(game / per) % book.lines.len()].as_slice();
+    let astray =
+        result.records.iter().filter(|r| r.moves.get(..book.plies as usize) != Some(dealt(r.game))).count();
+    (astray > 0).then_some(astray)
 }
 
 /// Each listed variant's exact values: read from its tablebase when the table file is present (with
@@ -594,6 +629,8 @@ pub(super) fn gather(
         run_seconds,
         compute_seconds,
         budget: s.budget,
+        looks: design_looks(&s.claims),
+        pair_games_planned: s.ratings.as_ref().map(|r| r.games),
         skills: skill_infos(study),
         variants: variant_infos(study),
         comparisons: compare_variants(&summaries),
@@ -609,6 +646,14 @@ pub(super) fn gather(
         played,
         read_again: None,
     }
+}
+
+/// Every look of the claims' sequential designs, as multiples of the planned games, in order.
+fn design_looks(claims: &[super::study::Claim]) -> Vec<f64> {
+    let mut looks: Vec<f64> = claims.iter().flat_map(|c| c.sequential.iter().flatten().copied()).collect();
+    looks.sort_by(f64::total_cmp);
+    looks.dedup();
+    looks
 }
 
 /// This machine in a report: its CPU (Linux's `model name`), and how a network asked for 8 bits

@@ -201,14 +201,24 @@ fn stability(results: &StudyResults, reading: &Reading) -> (String, Option<f64>)
             .iter()
             .find(|p| (p.a == gap.lower && p.b == gap.upper) || (p.a == gap.upper && p.b == gap.lower));
         let have = pair.map_or(0.0, |p| p.games as f64);
+        // The other way: a rung above the top, which the cross-play must then tell apart from it.
+        let (above, above_hours) = rung_above(results, &gap.upper, Some(&gap.lower));
+        let hours =
+            |h: Option<f64>| h.map_or("not priced".to_string(), |h| format!("about {h:.1} CPU hours"));
         let Some(needed) = games_to_separate(have, gap.elo, gap.low, gap.high) else {
             return (
                 format!(
                     "{} and {} are not separated in rating ({:+.0} Elo [{:+.0}, {:+.0}]) and no number of cross-play \
-                     games would separate them at that difference: a rung stronger than {} in cross-play",
-                    gap.lower, gap.upper, gap.elo, gap.low, gap.high, gap.upper
+                     games would separate them at that difference: {above} ({}, its own cells alone, before the \
+                     cross-play that rates it)",
+                    gap.lower,
+                    gap.upper,
+                    gap.elo,
+                    gap.low,
+                    gap.high,
+                    hours(above_hours)
                 ),
-                None,
+                above_hours,
             );
         };
         // The ratings' intervals narrow as every pair plays more: each pair grows alike.
@@ -222,25 +232,32 @@ fn stability(results: &StudyResults, reading: &Reading) -> (String, Option<f64>)
                     .map(|s| s * extra)
             })
             .sum();
+        let cross_play = seconds.map(|s| s / 3600.0);
         return (
             format!(
                 "separating {} from {} in rating ({:+.0} Elo [{:+.0}, {:+.0}] after {have:.0} cross-play games a \
                  pair): about {needed:.0} games a pair at the measured difference (power 0.8), {extra:.0} more for \
-                 each of the {} pairs; or a rung stronger than {} in cross-play",
+                 each of the {} pairs ({}); or {above} ({}, its own cells alone, before the cross-play that rates \
+                 it)",
                 gap.lower,
                 gap.upper,
                 gap.elo,
                 gap.low,
                 gap.high,
                 results.pairs.len(),
-                gap.upper
+                hours(cross_play),
+                hours(above_hours),
             ),
-            seconds.map(|s| s / 3600.0),
+            cheaper(cross_play, above_hours),
         );
     }
     // Separated rungs that read differently: a rung above the top says which way the claim goes.
-    let top = reading.rungs.as_str();
-    let below = reading.below.as_ref().map(|b| b.rung.as_str());
+    rung_above(results, &reading.rungs, reading.below.as_ref().map(|b| b.rung.as_str()))
+}
+
+/// A rung above `top`, priced from the ladder's last step (`below` to `top`): its cells at the top's
+/// games, each game costing the top's CPU per game times the step's ratio.
+fn rung_above(results: &StudyResults, top: &str, below: Option<&str>) -> (String, Option<f64>) {
     let top_cells: Vec<&super::aggregate::CellSummary> =
         results.cells.iter().filter(|c| c.skill == top).collect();
     let step = below.and_then(|b| Some(mean_cost(results, &[top])? / mean_cost(results, &[b])?));
@@ -251,8 +268,12 @@ fn stability(results: &StudyResults, reading: &Reading) -> (String, Option<f64>)
             .sum::<Option<f64>>()
             .map(|s| s / 3600.0)
     });
-    let step_text =
-        step.map_or(String::new(), |s| format!(", at the ladder's last step ({s:.1}× the CPU per game)"));
+    let step_text = match (below, step) {
+        (Some(below), Some(s)) => {
+            format!(", at the ladder's last step ({below} to {top}: {s:.1}× the CPU per game)")
+        }
+        _ => String::new(),
+    };
     (
         format!(
             "a rung above {top}, separated from it in rating: the verdict is stable if it reads as {top} does, and \
@@ -261,6 +282,14 @@ fn stability(results: &StudyResults, reading: &Reading) -> (String, Option<f64>)
         ),
         price,
     )
+}
+
+/// The cheaper of two prices, either of which may be unknown.
+fn cheaper(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Games per pair that would separate two rungs whose rating difference reads `elo` [`low`, `high`]
@@ -322,6 +351,54 @@ pub fn rung_times(results: &StudyResults) -> Vec<(String, u32, Option<f64>)> {
     rows
 }
 
+/// One look of a study's sequential designs: the games it added and what they cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LookTime {
+    /// The look's multiple of each cell's planned games.
+    pub multiple: f64,
+    /// The games this look added to every cell and cross-play pair.
+    pub games: u32,
+    /// Their CPU hours, where some cell of the look recorded its time, and the games whose cell
+    /// recorded none.
+    pub hours: Option<f64>,
+    pub untimed: u32,
+}
+
+/// Each look's games and CPU hours. Look k adds to every cell (a rung playing itself, or a pair of
+/// the cross-play) the games between the previous look's multiple of its planned games and this
+/// look's: a cell at twice its planned games has played looks 1 and 2. A cell records its time as
+/// one total, so each look's games are priced at their cell's mean CPU seconds a game. A study with
+/// no design has one look; games past the last look's multiple count in the last.
+pub fn look_times(results: &StudyResults) -> Vec<LookTime> {
+    let multiples = if results.looks.is_empty() { vec![1.0] } else { results.looks.clone() };
+    let mut looks: Vec<LookTime> =
+        multiples.iter().map(|&multiple| LookTime { multiple, games: 0, hours: None, untimed: 0 }).collect();
+    let planned_of = |skill: &str| results.skills.iter().find(|s| s.label == skill).map(|s| s.games);
+    let cells = results.cells.iter().map(|c| (c.games, c.seconds, planned_of(&c.skill)));
+    let pairs = results.pairs.iter().map(|p| (p.games, p.seconds, results.pair_games_planned));
+    for (games, seconds, planned) in cells.chain(pairs) {
+        let per_game = cpu_per_game(seconds, games, results.threads);
+        let mut before = 0;
+        for (k, look) in looks.iter_mut().enumerate() {
+            let last = k + 1 == multiples.len();
+            let upto = match planned {
+                Some(planned) if !last => ((planned as f64 * look.multiple).round() as u32).min(games),
+                // A cell whose planned games are not recorded counts whole in the first look.
+                None if k > 0 => before,
+                _ => games,
+            };
+            let added = upto.saturating_sub(before);
+            look.games += added;
+            match per_game {
+                Some(s) => *look.hours.get_or_insert(0.0) += s * added as f64 / 3600.0,
+                None => look.untimed += added,
+            }
+            before = upto.max(before);
+        }
+    }
+    looks
+}
+
 fn recorded_hours(seconds: f64, threads: usize) -> Option<f64> {
     (seconds > 0.0).then(|| seconds * threads.max(1) as f64 / 3600.0)
 }
@@ -373,6 +450,88 @@ mod tests {
             !text.contains("last look") && !text.contains("Holm") && text.contains("next look"),
             "{text}"
         );
+    }
+
+    /// Top rungs the ratings do not tell apart are settled by more cross-play or by a rung above the
+    /// top: both are priced (the rung from the ladder's last step), and the claim costs the cheaper.
+    #[test]
+    fn unseparated_top_rungs_price_the_cross_play_and_a_rung_above() {
+        use crate::lab::claims::{Gap, Reading};
+        use crate::lab::study::EvidenceKind;
+        let record = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/studies/quick/results.json");
+        let mut results: StudyResults =
+            serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+        results.threads = 1;
+        // net-64 costs 1 CPU second a game and net-256 4: the ladder's last step is 4×.
+        for cell in &mut results.cells {
+            cell.seconds = match cell.skill.as_str() {
+                "net-64" => cell.games as f64,
+                "net-256" => 4.0 * cell.games as f64,
+                _ => 0.5 * cell.games as f64,
+            };
+        }
+        let top_games: f64 =
+            results.cells.iter().filter(|c| c.skill == "net-256").map(|c| c.games as f64).sum();
+        let rung_hours = top_games * 16.0 / 3600.0;
+        let mut reading =
+            Reading::new(EvidenceKind::Network, "net-256".into(), "m".into(), Verdict::Supported);
+        reading.unseparated =
+            Some(Gap { lower: "net-64".into(), upper: "net-256".into(), elo: 30.0, low: -40.0, high: 100.0 });
+        let pair_games = results.pairs[0].games;
+        // Cheap cross-play: each pair's games cost a hundredth of a second.
+        for pair in &mut results.pairs {
+            pair.seconds = 0.01 * pair.games as f64;
+        }
+        let (text, hours) = stability(&results, &reading);
+        assert!(text.starts_with("separating net-64 from net-256 in rating"), "{text}");
+        assert!(text.contains("a rung above net-256") && text.contains("net-64 to net-256: 4.0×"), "{text}");
+        assert!(text.contains(&format!("about {rung_hours:.1} CPU hours, its own cells alone")), "{text}");
+        let needed = games_to_separate(pair_games as f64, 30.0, -40.0, 100.0).unwrap();
+        let cross_hours = results.pairs.len() as f64 * 0.01 * (needed - pair_games as f64) / 3600.0;
+        assert!((hours.unwrap() - cross_hours).abs() < 1e-9, "{hours:?} against {cross_hours}");
+        // Dear cross-play: the rung above is the cheaper way.
+        for pair in &mut results.pairs {
+            pair.seconds = 100.0 * pair.games as f64;
+        }
+        let (_, hours) = stability(&results, &reading);
+        assert!((hours.unwrap() - rung_hours).abs() < 1e-9, "{hours:?} against {rung_hours}");
+        // No difference to detect: only the rung above is priced.
+        reading.unseparated.as_mut().unwrap().elo = 0.0;
+        let (text, hours) = stability(&results, &reading);
+        assert!(
+            text.contains("no number of cross-play games") && text.contains("a rung above net-256"),
+            "{text}"
+        );
+        assert!((hours.unwrap() - rung_hours).abs() < 1e-9);
+    }
+
+    /// Each look adds the games between the previous look's multiple of a cell's planned games and
+    /// its own, priced at the cell's mean; a cell not grown plays look 1 alone, and an untimed one is
+    /// counted apart.
+    #[test]
+    fn each_look_counts_the_games_it_added_and_their_time() {
+        let record = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/studies/quick/results.json");
+        let mut results: StudyResults =
+            serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
+        (results.threads, results.looks, results.pair_games_planned) = (1, vec![1.0, 2.0, 4.0], None);
+        results.pairs.clear();
+        let planned = results.skills[0].games;
+        results.cells.truncate(2);
+        results.cells[1].skill = results.skills[0].label.clone();
+        // The first cell grew to its third look at 1 CPU second a game; the second kept no time.
+        (results.cells[0].games, results.cells[0].seconds) = (4 * planned, 4.0 * planned as f64);
+        (results.cells[1].games, results.cells[1].seconds) = (planned, 0.0);
+        let looks = look_times(&results);
+        let games: Vec<u32> = looks.iter().map(|l| l.games).collect();
+        assert_eq!(games, [2 * planned, planned, 2 * planned]);
+        let seconds: Vec<f64> = looks.iter().map(|l| l.hours.unwrap() * 3600.0).collect();
+        let expected = [planned as f64, planned as f64, 2.0 * planned as f64];
+        assert!(seconds.iter().zip(expected).all(|(a, b)| (a - b).abs() < 1e-6), "{seconds:?}");
+        assert_eq!(looks.iter().map(|l| l.untimed).collect::<Vec<_>>(), [planned, 0, 0]);
+        // Without a design, one look holds every game.
+        results.looks.clear();
+        let one = look_times(&results);
+        assert_eq!((one.len(), one[0].games, one[0].untimed), (1, 5 * planned, planned));
     }
 
     #[test]

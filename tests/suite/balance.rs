@@ -170,7 +170,7 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
     assert_eq!(third.results.played, ["general-first@m16", "rebels-first@m16", "murray@m16"]);
     let fresh = scratch("balance-resume-fresh");
     let whole = run_study(&more, &fresh, &options, &Silent, &|_| Ok(())).unwrap();
-    for (grown, once) in third.cells.iter().zip(&whole.cells) {
+    for (grown, once) in third.cells.iter().zip(whole.cells.iter()) {
         assert_eq!(grown.records, once.records, "{}", grown.cell.id);
     }
     // Fewer planned games read the first ones and play nothing.
@@ -612,6 +612,71 @@ fn a_judged_book_checks_whatever_tables_are_cached() {
     let said = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{said}");
     assert!(said.contains("1 of its games do not open with the line of the report's book"), "{said}");
+}
+
+/// A resumed cell deals its new games the lines that follow its old games' lines. A book made again
+/// need not be the record's (a judge's values depend on what it searched before), so a run whose book
+/// does not deal a cell's saved games their openings stops before playing, naming the fix, and
+/// `--reread` restores the record's book beside its cells, from which the run then resumes.
+#[test]
+fn a_resumed_cell_keeps_the_book_its_games_opened_from() {
+    let dir = scratch("resume-judged");
+    let (study, more) = (dir.join("judged.toml"), dir.join("judged-more.toml"));
+    std::fs::write(&study, JUDGED).unwrap();
+    std::fs::write(&more, JUDGED.replace("games = 4", "games = 6")).unwrap();
+    let (cache, out) = (dir.join("empty-cache"), dir.join("out"));
+    let run = |file: &Path, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+            .args(["balance", file.to_str().unwrap(), "--out", out.to_str().unwrap()])
+            .args(extra)
+            .env("REBEL_ZERO_CACHE", &cache)
+            .output()
+            .unwrap()
+    };
+    let played = run(&study, &[]);
+    assert!(played.status.success(), "{}", String::from_utf8_lossy(&played.stderr));
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let recorded = results["books"][0]["lines"].clone();
+
+    // Another book under the same key: its first two openings swapped.
+    let book = out.join("cells/openings-general-first.json");
+    edit_json(&book, |b| {
+        b["lines"].as_array_mut().unwrap().swap(0, 1);
+        b["values"].as_array_mut().unwrap().swap(0, 1);
+    });
+    let refused = run(&more, &[]);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("did not open with the lines this run's book deals them") && said.contains("--reread"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(out.join("games.jsonl")).unwrap(), games, "nothing was played");
+
+    // A clone holds no cells folder: the reread restores the cells and the record's book.
+    std::fs::remove_dir_all(out.join("cells")).unwrap();
+    let reread = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .args(["balance", "--reread", out.to_str().unwrap()])
+        .env("REBEL_ZERO_CACHE", &cache)
+        .output()
+        .unwrap();
+    assert!(reread.status.success(), "{}", String::from_utf8_lossy(&reread.stderr));
+    let restored: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&book).unwrap()).unwrap();
+    assert_eq!(restored["lines"], recorded);
+    let resumed = run(&more, &[]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let grown = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let cell_games = |text: &str, cell: &str| -> Vec<serde_json::Value> {
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| r["cell"] == cell)
+            .collect()
+    };
+    let (before, after) = (cell_games(&games, "general-first@m8"), cell_games(&grown, "general-first@m8"));
+    assert_eq!((before.len(), after.len()), (4, 6));
+    assert_eq!(after[..4], before[..], "the saved games are kept as they were");
 }
 
 /// With the quick study's two tables built, its committed record checks whole (each book made again
