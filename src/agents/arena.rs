@@ -242,6 +242,7 @@ fn play_match_game<G: Family>(
         reason: outcome.reason.as_str().to_string(),
         plies: line.plies(),
         rules_file: crate::game::record::RulesFile::of_spec(game.spec()),
+        adjudged: None,
     })
 }
 

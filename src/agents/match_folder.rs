@@ -251,6 +251,7 @@ mod tests {
             reason: "cap".into(),
             plies: 1,
             rules_file: None,
+            adjudged: None,
         }
     }
 

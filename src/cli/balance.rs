@@ -309,12 +309,13 @@ fn check(dir: &std::path::Path, build_tables: bool) -> anyhow::Result<()> {
     let total = found.cells;
     if found.is_stale() {
         anyhow::bail!(
-            "{}: {} of {total} cells are stale, {} opening problems, {} claim problems, {} games-file problems; play the study again",
+            "{}: {} of {total} cells are stale, {} opening problems, {} claim problems, {} games-file problems, {} cells with unjudged capped games; play the study again (or, for unjudged games alone, read it again)",
             dir.display(),
             found.stale.len(),
             found.books.len(),
             found.claims.len(),
-            found.games.len()
+            found.games.len(),
+            found.unjudged.len()
         );
     }
     if !found.missing.is_empty() {
@@ -354,6 +355,9 @@ fn print_verification(found: &crate::lab::verify::Verification) {
     }
     for problem in &found.games {
         println!("games: {problem}");
+    }
+    for problem in &found.unjudged {
+        println!("adjudication: {problem}");
     }
     for table in &found.missing {
         println!(

@@ -20,7 +20,7 @@ pub mod testkit;
 use std::fmt::Debug;
 
 pub use history::{Playthrough, RepetitionTracker};
-pub use record::{GameRecord, RecordError, RecordedOpenings, read_records, recorded_openings};
+pub use record::{Adjudication, GameRecord, RecordError, RecordedOpenings, read_records, recorded_openings};
 pub use registry::AnyGame;
 pub use spec::RulesetInfo;
 pub use spec::{Spec, SpecError};

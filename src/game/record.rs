@@ -39,6 +39,36 @@ pub struct GameRecord {
     /// so that the game replays from any folder, and a file changed since is noticed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rules_file: Option<RulesFile>,
+    /// For a game stopped at a ply cap: what a study's judge made of its last positions (the game
+    /// itself stays as played: `winner` and `reason` are the cap's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudged: Option<Adjudication>,
+}
+
+/// A judge's verdict on a game stopped at a ply cap, in the manner of fishtest's adjudication: a win
+/// where the judge's value stayed beyond a margin over the last plies, a draw where it stayed near 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Adjudication {
+    /// The rule it was judged by (the judge, its fingerprint and the margins): a record judged by
+    /// another rule is judged again.
+    pub rule: String,
+    /// The winning side's name, `draw`, or `unfinished` where neither margin held.
+    pub result: String,
+    /// The judge's values for the first side (−1…+1) of the positions it searched, in ply order: the
+    /// last is the position the cap stopped.
+    pub values: Vec<f32>,
+}
+
+impl Adjudication {
+    /// The result given where neither margin held.
+    pub const UNDECIDED: &'static str = "unfinished";
+    /// The result given where the draw margin held.
+    pub const DRAW: &'static str = "draw";
+
+    /// Whether the judge decided the game (a win or a draw).
+    pub fn decided(&self) -> bool {
+        self.result != Self::UNDECIDED
+    }
 }
 
 /// The rules file of a `file:` game: its absolute path and the SHA-256 of its content.
@@ -116,6 +146,7 @@ impl GameRecord {
             reason: outcome.map_or("unfinished", |o| o.reason.as_str()).to_string(),
             plies: line.plies(),
             rules_file: RulesFile::of_spec(game.spec()),
+            adjudged: None,
         }
     }
 
@@ -282,6 +313,7 @@ mod tests {
             reason: reason.into(),
             plies: moves.len() as u32,
             rules_file: None,
+            adjudged: None,
         }
     }
 

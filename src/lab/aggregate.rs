@@ -35,9 +35,16 @@ pub struct CellSummary {
     /// Each side's wins by the reason the game ended (hunt games: apex, blockade, captures, …).
     pub win_reasons: [BTreeMap<String, u32>; 2],
     pub draws_repetition: u32,
+    /// Games stopped at the ply cap that no judge decided: unfinished, though the scores count them
+    /// half (no claim reads them).
     pub draws_cap: u32,
-    /// Other draws (chess: stalemate, fifty moves, insufficient material).
+    /// Other draws (chess: stalemate, fifty moves, insufficient material; a capped game the study's
+    /// judge called a draw).
     pub draws_other: u32,
+    /// Games stopped at the ply cap that the study's judge decided ([`super::adjudicate`]), counted
+    /// as its result among the wins and draws above.
+    #[serde(default)]
+    pub adjudicated: u32,
     /// Distinct games (move sequences), and the effective number of independent games the score
     /// intervals use (see [`super::stats::clustered`]).
     #[serde(default)]
@@ -74,6 +81,7 @@ pub fn summarize(
     let mut wins = [0u32; 2];
     let mut win_reasons: [BTreeMap<String, u32>; 2] = Default::default();
     let (mut rep, mut cap, mut other) = (0, 0, 0);
+    let adjudicated = stats.iter().filter(|s| s.adjudicated()).count() as u32;
     for s in stats {
         match s.winner {
             Some(w) => {
@@ -107,6 +115,7 @@ pub fn summarize(
         draws_repetition: rep,
         draws_cap: cap,
         draws_other: other,
+        adjudicated,
         distinct: stats.iter().map(|s| s.game_key).collect::<std::collections::BTreeSet<_>>().len() as u32,
         effective_n: side_score(stats, 0).effective_n,
         openings: stats.iter().map(|s| s.cluster).collect::<std::collections::BTreeSet<_>>().len() as u32,

@@ -49,10 +49,18 @@ impl GameStats {
     pub fn unfinished(&self) -> bool {
         self.winner.is_none() && self.reason == CAP_REASON
     }
+
+    /// Whether the game was stopped by a ply cap and then decided by a study's judge
+    /// ([`crate::game::Adjudication`]): it counts as the judge's result, and the reports count it apart.
+    pub fn adjudicated(&self) -> bool {
+        self.reason == ADJUDICATED_REASON
+    }
 }
 
 /// The reason recorded for a game stopped at the match's ply cap.
 pub const CAP_REASON: &str = "cap";
+/// The reason a capped game that a judge decided is read with.
+pub const ADJUDICATED_REASON: &str = "adjudicated";
 
 /// A stable hash of a sequence of moves.
 fn moves_key(moves: &[String]) -> u64 {
@@ -96,7 +104,15 @@ fn replay<G: Game>(
     let initial = material(&states[0]);
     let early = material(&states[EARLY_PLIES.min(states.len() - 1)]);
     let features = at_feature_ply(&states[FEATURE_PLY.min(states.len() - 1)]);
-    let winner = match &record.winner {
+    // A capped game a judge decided reads as the judge's result; the record keeps the game as played.
+    let (winner, reason) = match &record.adjudged {
+        Some(a) if a.decided() && record.reason == CAP_REASON => {
+            let winner = (a.result != crate::game::Adjudication::DRAW).then(|| a.result.clone());
+            (winner, ADJUDICATED_REASON.to_string())
+        }
+        _ => (record.winner.clone(), record.reason.clone()),
+    };
+    let winner = match &winner {
         None => None,
         Some(name) => match names.iter().position(|n| n == name) {
             Some(i) => Some(i),
@@ -106,7 +122,7 @@ fn replay<G: Game>(
     let end = material(line.state());
     Ok(GameStats {
         winner,
-        reason: record.reason.clone(),
+        reason,
         plies: record.plies,
         first,
         lost: [0, 1].map(|s| initial[s].saturating_sub(end[s])),
@@ -167,6 +183,7 @@ mod tests {
             reason: "cap".to_string(),
             plies: moves.len() as u32,
             rules_file: None,
+            adjudged: None,
         };
         (game, record)
     }

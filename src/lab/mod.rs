@@ -7,6 +7,7 @@
 //! - [`fingerprint`]: fingerprints of the rules' and agents' behaviour that key the cells;
 //! - [`store`]: finished cells saved atomically, so a stopped study resumes;
 //! - [`analysis`]: the numbers of one game (result, length, captures, chess features);
+//! - [`adjudicate`]: games stopped at a ply cap decided by a judge's values over their last plies;
 //! - [`aggregate`]: a cell's totals, scores with Wilson intervals, rates and means;
 //! - [`compare`]: differences between variants (Newcombe) and their significance;
 //! - [`ratings`]: Bradley–Terry ratings of the rungs from their cross-play;
@@ -30,6 +31,7 @@
 //!   report (where the balance turns);
 //! - [`stats`]: Wilson, Newcombe, means, clustered and paired samples, quantiles, Holm.
 
+pub mod adjudicate;
 pub mod aggregate;
 pub mod amendments;
 pub mod analysis;

@@ -39,9 +39,58 @@ pub struct Rating {
     pub high: f64,
 }
 
+/// The rungs' ratings with the covariance of their errors, which the difference between two rungs
+/// needs: rungs rated through the same games share error, so the interval of a difference is not the
+/// two intervals added. Reads as the slice of ratings, the anchor first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ratings {
+    rungs: Vec<Rating>,
+    /// Covariance of the ratings' errors in Elo², rung by rung (the anchor's row and column are 0).
+    covariance: Vec<Vec<f64>>,
+}
+
+impl std::ops::Deref for Ratings {
+    type Target = [Rating];
+
+    fn deref(&self) -> &[Rating] {
+        &self.rungs
+    }
+}
+
+impl Ratings {
+    /// Ratings whose errors are independent of each other, each its interval's (ratings taken from
+    /// separate measurements, or made up in a test).
+    pub fn independent(rungs: Vec<Rating>) -> Ratings {
+        let n = rungs.len();
+        let covariance = (0..n)
+            .map(|i| {
+                (0..n)
+                    .map(|j| if i == j { ((rungs[i].high - rungs[i].elo) / Z95).powi(2) } else { 0.0 })
+                    .collect()
+            })
+            .collect();
+        Ratings { rungs, covariance }
+    }
+
+    /// Rung `b`'s rating minus rung `a`'s, with its 95% interval: the variance of the difference is
+    /// Var a + Var b − 2 Cov(a, b).
+    pub fn difference(&self, a: usize, b: usize) -> (f64, f64, f64) {
+        let c = &self.covariance;
+        let d = self.rungs[b].elo - self.rungs[a].elo;
+        let half = Z95 * (c[a][a] + c[b][b] - 2.0 * c[a][b]).max(0.0).sqrt();
+        (d, d - half, d + half)
+    }
+
+    /// Whether rungs `a` and `b` are told apart: their difference's 95% interval excludes 0.
+    pub fn separated(&self, a: usize, b: usize) -> bool {
+        let (_, low, high) = self.difference(a, b);
+        low > 0.0 || high < 0.0
+    }
+}
+
 /// The ratings of `rungs` rungs (rung 0 the anchor) from the games between them; `None` when some
 /// rung met no other (the ratings are not all tied together).
-pub fn fit(rungs: usize, pairs: &[PairResult]) -> Option<Vec<Rating>> {
+pub fn fit(rungs: usize, pairs: &[PairResult]) -> Option<Ratings> {
     if rungs == 0 || !connected(rungs, pairs) {
         return None;
     }
@@ -87,23 +136,22 @@ pub fn fit(rungs: usize, pairs: &[PairResult]) -> Option<Vec<Rating>> {
             break;
         }
     }
-    Some(
-        (0..rungs)
-            .map(|i| {
-                let se = if i == 0 { 0.0 } else { covariance[i - 1][i - 1].max(0.0).sqrt() };
-                let elo = ELO * theta[i];
-                Rating { elo, low: elo - Z95 * ELO * se, high: elo + Z95 * ELO * se }
-            })
-            .collect(),
-    )
-}
-
-/// The 95% interval of `b`'s rating minus `a`'s: their difference over the ratings' own errors (the
-/// covariance between them is left out, which widens the interval a little).
-pub fn difference(a: Rating, b: Rating) -> (f64, f64, f64) {
-    let d = b.elo - a.elo;
-    let half = ((a.high - a.elo).powi(2) + (b.high - b.elo).powi(2)).sqrt();
-    (d, d - half, d + half)
+    // The anchor's row and column are 0; the others are the inverse information's, in Elo².
+    let elo_covariance: Vec<Vec<f64>> = (0..rungs)
+        .map(|i| {
+            (0..rungs)
+                .map(|j| if i == 0 || j == 0 { 0.0 } else { ELO * ELO * covariance[i - 1][j - 1] })
+                .collect()
+        })
+        .collect();
+    let ratings = (0..rungs)
+        .map(|i| {
+            let se = elo_covariance[i][i].max(0.0).sqrt();
+            let elo = ELO * theta[i];
+            Rating { elo, low: elo - Z95 * se, high: elo + Z95 * se }
+        })
+        .collect();
+    Some(Ratings { rungs: ratings, covariance: elo_covariance })
 }
 
 fn connected(rungs: usize, pairs: &[PairResult]) -> bool {
@@ -308,6 +356,43 @@ mod tests {
         assert!(
             fit(3, &[PairResult { a: 1, b: 0, games: 10.0, points_a: 5.0 }]).is_none(),
             "rung 2 met nobody"
+        );
+    }
+
+    /// Three rungs in a chain, only neighbours playing: the outer rungs' difference is the sum of the
+    /// two steps, and its interval is the two steps' errors added in quadrature (each step is measured
+    /// by its own games), not the two ratings' intervals added, which count the first step twice.
+    #[test]
+    fn a_difference_allows_for_the_errors_rungs_share() {
+        let ratings = fit(
+            3,
+            &[
+                PairResult { a: 1, b: 0, games: 400.0, points_a: 300.0 },
+                PairResult { a: 2, b: 1, games: 400.0, points_a: 300.0 },
+            ],
+        )
+        .unwrap();
+        let step = |a: usize, b: usize| ratings.difference(a, b);
+        let (d01, low01, _) = step(0, 1);
+        let (d12, low12, _) = step(1, 2);
+        let (d02, low02, high02) = step(0, 2);
+        assert!((d02 - d01 - d12).abs() < 1e-6 && (d01 - d12).abs() < 1e-6, "{ratings:?}");
+        // Each step: 400 games at 3 to 1 (plus the virtual draw), 39.3 Elo each way as above.
+        assert!((d01 - low01 - 39.3).abs() < 0.5 && (d12 - low12 - 39.3).abs() < 0.5);
+        let quadrature = ((d01 - low01).powi(2) + (d12 - low12).powi(2)).sqrt();
+        assert!((d02 - low02 - quadrature).abs() < 0.1 && (high02 - d02 - quadrature).abs() < 0.1);
+        // Rung 1's rating carries the first step's error; rung 2's both; between 1 and 2 only the second.
+        let naive =
+            ((ratings[1].high - ratings[1].elo).powi(2) + (ratings[2].high - ratings[2].elo).powi(2)).sqrt();
+        assert!(d12 - low12 < 0.7 * naive, "{} against {naive}", d12 - low12);
+        // Ratings of separate measurements add their intervals in quadrature.
+        let independent = Ratings::independent(vec![ratings[0], ratings[1], ratings[2]]);
+        assert!((independent.difference(1, 2).0 - d12).abs() < 1e-9);
+        assert!((independent.difference(1, 2).1 - (d12 - naive)).abs() < 1e-6);
+        assert!(
+            ratings.separated(0, 1)
+                && !Ratings::independent(vec![ratings[0], Rating { elo: 10.0, low: -30.0, high: 50.0 }])
+                    .separated(0, 1)
         );
     }
 

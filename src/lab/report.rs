@@ -107,6 +107,13 @@ fn reproduce(w: &mut String, r: &StudyResults) {
                 r.opening
             ),
         ),
+        (
+            "games stopped at the cap",
+            r.adjudication.clone().unwrap_or_else(|| {
+                "unfinished: no judge decides them (the study names no [adjudication]), so no claim reads them"
+                    .to_string()
+            }),
+        ),
         ("binary", format!("rebel-zero {} built from git `{}` by {}", r.version, r.commit, r.rustc)),
         (
             "read again",
@@ -399,8 +406,10 @@ fn cell_results(w: &mut String, r: &StudyResults) {
          number (games that repeat or share their opening count once: *independent*). *openings*: distinct openings \
          (a game without one is its own); *by opening*: side 0's score with each opening counted once. Draws are \
          split into repetition and other (chess: stalemate, fifty moves, material). *unfinished*: games stopped at \
-         the ply cap, with their share of the cell; this table scores them as draws, but no claim reads them (each \
-         claim is read on the games that ended by the rules, and says how many it left out). *first* is the side \
+         the ply cap that no judge decided, with their share of the cell; this table scores them as draws, but no \
+         claim reads them (each claim is read on the games that ended by the rules, and says how many it left \
+         out). Where the study adjudicates capped games (see the header), the ones its judge decided count as \
+         the judge's win or draw, and the column says how many. *first* is the side \
          that moves first. Lost: pieces each side lost per game. A cell may hold more games than planned where a \
          sequential claim grew it; each claim reads the games its design allows (see Claims).\n"
     );
@@ -413,10 +422,14 @@ fn cell_results(w: &mut String, r: &StudyResults) {
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- | --- | ---: | ---: |"
     );
     for c in &r.cells {
-        let unfinished = 100.0 * f64::from(c.draws_cap) / f64::from(c.games.max(1));
+        let share = 100.0 * f64::from(c.draws_cap) / f64::from(c.games.max(1));
+        let unfinished = match c.adjudicated {
+            0 => format!("{} ({share:.1}%)", c.draws_cap),
+            n => format!("{} ({share:.1}%); {n} adjudicated", c.draws_cap),
+        };
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} | {:.0} | {} {} / {} {} | {} / {} | {} ({:.1}%) | {} {} | {:.1}% | {} {} | {} {} | {:.1} ± {:.1} | {:.2} / {:.2} |",
+            "| {} | {} | {} | {} | {} | {:.0} | {} {} / {} {} | {} / {} | {} | {} {} | {:.1}% | {} {} | {} {} | {:.1} ± {:.1} | {:.2} / {:.2} |",
             c.variant,
             c.skill,
             c.games,
@@ -429,7 +442,6 @@ fn cell_results(w: &mut String, r: &StudyResults) {
             c.wins[1],
             c.draws_repetition,
             c.draws_other,
-            c.draws_cap,
             unfinished,
             c.sides[0],
             show(c.score[0]),
@@ -958,7 +970,7 @@ fn curve_point(p: &super::claims::CurvePoint) -> String {
         .measures
         .iter()
         .map(|&(estimate, low, high)| {
-            if (0.0..=1.0).contains(&low) && (0.0..=1.0).contains(&high) {
+            if p.shares {
                 format!("{:.1}% [{:.1}, {:.1}]", 100.0 * estimate, 100.0 * low, 100.0 * high)
             } else {
                 format!("{estimate:.2} [{low:.2}, {high:.2}]")

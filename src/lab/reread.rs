@@ -81,6 +81,8 @@ pub fn reread(
         ))
         .into());
     }
+    // Capped games the study's rule has not judged yet are judged now (the record keeps each verdict).
+    super::adjudicate::adjudicate(study, &mut cells, options.threads)?;
     let judged: Vec<(u32, u32)> = study
         .labels
         .iter()

@@ -18,7 +18,7 @@ use super::claims::{ClaimResult, Evidence, PairGames, judge_all, pair_units};
 use super::compare::{Comparison, compare_variants};
 use super::fingerprint;
 use super::openings::{Book, book};
-use super::ratings::{PairResult, Rating, fit};
+use super::ratings::{PairResult, Rating, Ratings, fit};
 use super::schedule::{Cell, Prints, schedule};
 use super::solve::{judge_rungs, solve_start, table_value};
 use super::stats::{Z95, wilson};
@@ -69,6 +69,10 @@ pub struct StudyResults {
     pub opening: u32,
     #[serde(default)]
     pub books: Vec<BookInfo>,
+    /// How games stopped at the ply cap are decided, in words ([`super::adjudicate::describe`]);
+    /// none where they stay unfinished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudication: Option<String>,
     pub version: String,
     /// The commit the binary was built from (`+dirty` when its tree had changes), and the compiler.
     pub commit: String,
@@ -292,6 +296,7 @@ pub fn run_study(
     super::amendments::refuse_unamended(study, previous.as_ref().map(|p| p.claims.as_slice()), &report)?;
     let mut done: Vec<CellResult> =
         cells.iter().map(|c| load_cell(out, c).unwrap_or_else(|| empty(c))).collect();
+    adjudicate_and_save(study, out, &mut done, options.threads, progress)?;
     let mut wanted: BTreeMap<String, u32> = cells.iter().map(|c| (c.id.clone(), c.games)).collect();
     let mut played = Vec::new();
     let solver = run_solver(study, out, progress)?;
@@ -327,6 +332,7 @@ pub fn run_study(
             let games = games_of(&done[at]);
             let book = &books[done[at].cell.variant];
             grow_cell(study, out, &mut done[at], book, games, options.threads, progress)?;
+            adjudicate_and_save(study, out, std::slice::from_mut(&mut done[at]), options.threads, progress)?;
             if !played.contains(&done[at].cell.id) {
                 played.push(done[at].cell.id.clone());
             }
@@ -354,6 +360,25 @@ pub fn run_study(
         progress.note("a sequential claim is undecided: growing its cells for the next look");
         growing = true;
     }
+}
+
+/// Judges the capped games of `cells` the study's rule has not judged ([`super::adjudicate`]) and
+/// saves the cells it judged in.
+fn adjudicate_and_save(
+    study: &LoadedStudy,
+    out: &Path,
+    cells: &mut [CellResult],
+    threads: usize,
+    progress: &dyn Progress,
+) -> anyhow::Result<()> {
+    if study.study.adjudication.is_none() {
+        return Ok(());
+    }
+    for at in super::adjudicate::adjudicate(study, cells, threads)? {
+        progress.note(&format!("{}: its games stopped at the ply cap adjudicated", cells[at].cell.id));
+        save_cell(out, &cells[at])?;
+    }
+    Ok(())
 }
 
 /// The cells in the order a look's growth plays them: the cheapest first, priced at each cell's
@@ -439,6 +464,7 @@ pub fn run_cell(
     let book = book(study, cell.variant, &prints.books[cell.variant], cell.openings_for(cell.games), out)?;
     progress.begin((cell.games as usize - result.records.len()) as u64);
     grow_cell(study, out, &mut result, &book, cell.games, threads, progress)?;
+    adjudicate_and_save(study, out, std::slice::from_mut(&mut result), threads, progress)?;
     Ok(true)
 }
 
@@ -606,8 +632,8 @@ pub(super) fn gather(
     let summaries = cell_summaries(study, &games);
     let pair_results: Vec<PairResult> = pairs.iter().map(|c| pair_result(c)).collect();
     let ratings = fit(study.labels.len(), &pair_results);
-    let rungs = rung_infos(study, ratings.as_deref(), &judged);
-    let claims = judge_claims(study, (&games, &pairs), (&solver, &figures), ratings.as_deref(), &rungs);
+    let rungs = rung_infos(study, ratings.as_ref(), &judged);
+    let claims = judge_claims(study, (&games, &pairs), (&solver, &figures), ratings.as_ref(), &rungs);
     let compute_seconds =
         cells.iter().map(|c| c.seconds).sum::<f64>() + solver.iter().map(|r| r.seconds).sum::<f64>();
     StudyResults {
@@ -619,6 +645,7 @@ pub(super) fn gather(
         min_games: s.min_games,
         opening: s.opening.plies,
         books,
+        adjudication: s.adjudication.as_ref().map(super::adjudicate::describe),
         version: env!("CARGO_PKG_VERSION").to_string(),
         commit: env!("REBEL_ZERO_COMMIT").to_string(),
         rustc: env!("REBEL_ZERO_RUSTC").to_string(),
@@ -683,7 +710,7 @@ fn judge_claims(
     study: &LoadedStudy,
     (games, pairs): (&[&CellResult], &[&CellResult]),
     (solver, figures): (&[SolverResult], &[TableFigure]),
-    ratings: Option<&[Rating]>,
+    ratings: Option<&Ratings>,
     rungs: &[RungInfo],
 ) -> Vec<ClaimResult> {
     let weak: Vec<Option<String>> = rungs.iter().map(|r| r.weak.clone()).collect();
@@ -794,7 +821,7 @@ fn pair_info(study: &LoadedStudy, c: &CellResult, p: &PairResult) -> PairInfo {
 /// Each rung's rating, its judged games, and whether stronger evidence shows it wrong: the tablebase
 /// (a forced result given up in more than [`TABLE_MISTAKE_RATE`] of its games), or a rung of another
 /// kind of evidence rated above it beyond doubt (a ladder that another outplays speaks for weaker play).
-fn rung_infos(study: &LoadedStudy, ratings: Option<&[Rating]>, judged: &[(u32, u32)]) -> Vec<RungInfo> {
+fn rung_infos(study: &LoadedStudy, ratings: Option<&Ratings>, judged: &[(u32, u32)]) -> Vec<RungInfo> {
     (0..study.labels.len())
         .map(|s| {
             let kind = EvidenceKind::of(&study.agents[s]);
@@ -813,7 +840,7 @@ fn rung_infos(study: &LoadedStudy, ratings: Option<&[Rating]>, judged: &[(u32, u
             let beaten = ratings.and_then(|r| {
                 (0..study.labels.len())
                     .filter(|&t| EvidenceKind::of(&study.agents[t]) != kind)
-                    .map(|t| (t, super::ratings::difference(r[s], r[t])))
+                    .map(|t| (t, r.difference(s, t)))
                     .find(|(_, (_, low, _))| *low > 0.0)
                     .map(|(t, (d, low, high))| {
                         format!("{} is stronger by {d:.0} Elo [{low:.0}, {high:.0}]", study.labels[t])

@@ -153,6 +153,7 @@ mod tests {
             reason: "surrounded".into(),
             plies: moves.len() as u32,
             rules_file: None,
+            adjudged: None,
         }
     }
 

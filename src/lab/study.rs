@@ -73,6 +73,48 @@ pub struct Study {
     /// open claim would take against it ([`super::settle`]).
     #[serde(default)]
     pub budget: Option<Budget>,
+    /// How games stopped at a ply cap are decided ([`super::adjudicate`]); without it they stay
+    /// unfinished and no claim reads them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudication: Option<AdjudicationSettings>,
+}
+
+/// Adjudication of capped games, in the manner of fishtest's: the `judge` (a searching agent, the
+/// study's strongest or deeper) values each of a capped game's last positions for the first side
+/// (−1…+1). The game is that side's win where the last `win_plies` values all lie beyond `win_value`
+/// (the other side's beyond −`win_value`), and a draw where the last `draw_plies` all lie within
+/// ±`draw_value`; else it stays unfinished. The defaults are fishtest's (a win at 600 centipawns
+/// over 3 moves of each side, a draw within 20 over 8 of each), on the alpha-beta engine's scale.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AdjudicationSettings {
+    pub judge: String,
+    #[serde(default = "default_win_value")]
+    pub win_value: f64,
+    #[serde(default = "default_win_plies")]
+    pub win_plies: u32,
+    #[serde(default = "default_draw_value")]
+    pub draw_value: f64,
+    #[serde(default = "default_draw_plies")]
+    pub draw_plies: u32,
+}
+
+/// 600 centipawns on the alpha-beta engine's value scale ([`crate::agents::alphabeta::value_of`]).
+fn default_win_value() -> f64 {
+    f64::from(crate::agents::alphabeta::value_of(600))
+}
+
+fn default_win_plies() -> u32 {
+    6
+}
+
+/// 20 centipawns on the alpha-beta engine's value scale.
+fn default_draw_value() -> f64 {
+    f64::from(crate::agents::alphabeta::value_of(20))
+}
+
+fn default_draw_plies() -> u32 {
+    16
 }
 
 /// A study's budget, as its file states it: the CPU hours it may spend in all (every cell, the
@@ -664,6 +706,25 @@ impl Study {
             let agent = AgentSpec::parse(judge).context("[opening] judge")?;
             if matches!(agent, AgentSpec::Random | AgentSpec::Human) {
                 bail!("[opening] judge `{judge}` must be an agent that searches (mcts:, net:, ab:)");
+            }
+        }
+        if let Some(rule) = &loaded.study.adjudication {
+            let agent = AgentSpec::parse(&rule.judge).context("[adjudication] judge")?;
+            if matches!(agent, AgentSpec::Random | AgentSpec::Human) {
+                bail!(
+                    "[adjudication] judge `{}` must be an agent that searches (mcts:, net:, ab:)",
+                    rule.judge
+                );
+            }
+            if !(rule.draw_value >= 0.0 && rule.draw_value < rule.win_value && rule.win_value < 1.0) {
+                bail!(
+                    "[adjudication] needs 0 ≤ draw_value < win_value < 1 (values run from −1 to +1); it has draw_value {} and win_value {}",
+                    rule.draw_value,
+                    rule.win_value
+                );
+            }
+            if rule.win_plies == 0 || rule.draw_plies == 0 {
+                bail!("[adjudication] win_plies and draw_plies must be at least 1");
             }
         }
         if !(loaded.study.opening.value_band > 0.0 && loaded.study.opening.value_band <= 2.0) {

@@ -65,12 +65,19 @@ pub struct Verification {
     pub claims: Vec<String>,
     /// The games file against the report's counts.
     pub games: Vec<String>,
+    /// Capped games the study's adjudication rule has not judged, or verdicts it does not give
+    /// ([`super::adjudicate::unjudged`]).
+    pub unjudged: Vec<String>,
 }
 
 impl Verification {
     /// Whether anything was found that the code or the record contradicts.
     pub fn is_stale(&self) -> bool {
-        !(self.stale.is_empty() && self.books.is_empty() && self.claims.is_empty() && self.games.is_empty())
+        !(self.stale.is_empty()
+            && self.books.is_empty()
+            && self.claims.is_empty()
+            && self.games.is_empty()
+            && self.unjudged.is_empty())
     }
 
     /// Cells that could not be verified for want of a table.
@@ -97,6 +104,7 @@ pub fn verify(
     match records {
         Ok(records) => {
             found.games = check_games(results, &records);
+            found.unjudged = super::adjudicate::unjudged(study, &records)?;
             for (variant, evidence) in &evidence {
                 verify_book(study, results, &scheduled, *variant, evidence, &records, &mut found)?;
             }
@@ -411,6 +419,7 @@ mod tests {
             reason: "cap".into(),
             plies: moves.len() as u32,
             rules_file: None,
+            adjudged: None,
         };
         let good = vec![
             game("v@x", 0, &["a", "b", "e"]),

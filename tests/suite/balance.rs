@@ -752,8 +752,8 @@ fn the_check_refuses_a_games_file_from_another_run() {
 }
 
 /// Every claim a committed study leaves open says in its report what would decide it, priced against
-/// the study's budget: twenty-six's C9, whose top two network rungs the cross-play does not tell
-/// apart, names the cross-play games a pair that would, more than each pair played.
+/// the study's budget: chess's C16, whose top rung and the rung below read otherwise, prices a rung
+/// above the top.
 #[test]
 fn every_open_claim_of_a_committed_study_says_what_would_decide_it() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/studies");
@@ -773,16 +773,93 @@ fn every_open_claim_of_a_committed_study_says_what_would_decide_it() {
             );
             open_claims += 1;
         }
-        if name == "twenty-six" {
+        if name == "chess" {
             let open = rebel_zero::lab::settle::open_claims(&results);
-            let c9 = open.iter().find(|o| o.claim == "C9").expect("C9 is open");
-            assert!(c9.needs.starts_with("separating net-128 from net-512 in rating"), "{}", c9.needs);
-            let games: f64 =
-                c9.needs.split("about ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
-            let played = results.pairs[0].games as f64;
-            assert!(games > played, "{}: {games} against {played} played", c9.needs);
-            assert!(c9.cpu_hours.is_some_and(|h| h > 0.0), "C9 is priced: {c9:?}");
+            let c16 = open.iter().find(|o| o.claim == "C16").expect("C16 is open");
+            assert!(
+                c16.needs.starts_with("a rung above ab-32k, separated from it in rating"),
+                "{}",
+                c16.needs
+            );
+            assert!(c16.cpu_hours.is_some_and(|h| h > 0.0), "C16 is priced: {c16:?}");
         }
     }
     assert!(open_claims >= 5, "only {open_claims} open claims");
+}
+
+/// A chess study whose games the cap stops, with a judge for them.
+const CAPPED: &str = r#"
+name = "capped"
+seed = 5
+min_games = 4
+[adjudication]
+judge = "ab:depth=2"
+win_plies = 2
+draw_plies = 2
+[[variants]]
+name = "chess"
+spec = "chess:max_plies=16"
+[[skills]]
+agent = "random"
+games = 8
+[[skills]]
+agent = "ab:depth=1"
+games = 6
+label = "ab1"
+[[claims]]
+id = "X1"
+quote = "White wins"
+test = { kind = "threshold", measure = { variant = "chess", side = "white" }, op = "at_least", value = 0.5 }
+"#;
+
+/// Games stopped at the cap are judged where the study names a judge: each record keeps the game as
+/// played and the verdict beside it, the cells count the judged games apart, a resumed run judges
+/// nothing twice, and the check notices a record whose verdict was stripped.
+#[test]
+fn capped_games_are_adjudicated_where_the_study_says_so() {
+    let dir = scratch("balance-capped");
+    let file = dir.join("capped.toml");
+    std::fs::write(&file, CAPPED).unwrap();
+    let out = dir.join("out");
+    let run = || balance(&[file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "2"]);
+    let first = run();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let records: Vec<serde_json::Value> = games.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(records.iter().all(|r| r["reason"] != "adjudicated"), "a record keeps the game as played");
+    let judged: Vec<&serde_json::Value> = records.iter().filter(|r| r["adjudged"].is_object()).collect();
+    assert!(judged.iter().all(|r| r["reason"] == "cap" && r["winner"].is_null()));
+    let capped = records.iter().filter(|r| r["reason"] == "cap").count();
+    assert_eq!(judged.len(), capped, "every capped game is judged");
+    let decided = judged.iter().filter(|r| r["adjudged"]["result"] != "unfinished").count();
+    assert!(decided > 0, "16 plies of random chess leave some game to decide");
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let cells = results["cells"].as_array().unwrap();
+    let counted: u64 = cells.iter().map(|c| c["adjudicated"].as_u64().unwrap()).sum();
+    assert_eq!(counted as usize, decided);
+    let unfinished: u64 = cells.iter().map(|c| c["draws_cap"].as_u64().unwrap()).sum();
+    assert_eq!(unfinished as usize, capped - decided);
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("judged by `ab:depth=2`") && report.contains("adjudicated"), "{report}");
+
+    let again = run();
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(std::fs::read_to_string(out.join("games.jsonl")).unwrap(), games, "nothing judged twice");
+    let check = || balance(&["--check", out.to_str().unwrap()]);
+    assert!(check().status.success(), "{}", String::from_utf8_lossy(&check().stdout));
+
+    let stripped: String = records
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.as_object_mut().unwrap().remove("adjudged");
+            format!("{r}\n")
+        })
+        .collect();
+    write_games(&out, &stripped);
+    let refused = check();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stdout);
+    assert!(said.contains("adjudication: ") && said.contains("has not judged"), "{said}");
 }

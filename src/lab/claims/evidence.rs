@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::super::analysis::GameStats;
-use super::super::ratings::Rating;
+use super::super::ratings::Ratings;
 use super::super::schedule::cell_id;
 use super::super::store::{SolverResult, TableFigure};
 use super::super::study::{ClaimTest, Ladder, LoadedStudy, Measure};
@@ -29,7 +29,7 @@ pub struct Evidence<'a> {
     /// Claims' measures read from the tables over positions.
     pub figures: &'a [TableFigure],
     /// Each rung's measured rating, where the rungs played each other.
-    pub ratings: Option<&'a [Rating]>,
+    pub ratings: Option<&'a Ratings>,
     /// For each rung, why stronger evidence shows it wrong, if it does: everywhere (`weak`: a rung of a
     /// stronger kind beats it), or on the variants a tablebase covers (`table_weak`, `covered`).
     pub weak: &'a [Option<String>],

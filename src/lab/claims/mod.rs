@@ -28,7 +28,7 @@ pub use trend::pair_units;
 use serde::{Deserialize, Serialize};
 
 use super::decide::{Side, Strength, games_to_decide, power_quantile};
-use super::ratings::{Rating, difference};
+use super::ratings::Rating;
 use super::schedule::cell_id;
 use super::sequential::{Design, follow};
 use super::stats::{ALPHA, holm, normal_quantile};
@@ -196,6 +196,10 @@ pub struct CurvePoint {
     pub rating: Rating,
     /// `(estimate, low, high)` of each measure the test reads, in the test's order.
     pub measures: Vec<(f64, f64, f64)>,
+    /// Whether the measures are shares (scores and rates, shown as percentages) rather than means
+    /// (plies, pieces, pawns).
+    #[serde(default)]
+    pub shares: bool,
     /// The statistic the rule reads: the measure, or the first less the second (a comparison), or how
     /// much closer to half the first is (`closer_to_half`).
     pub statistic: f64,
@@ -443,10 +447,10 @@ fn ladder_reading(
     labels.dedup();
     let labels = labels.join(", ");
     let at_top = measures.iter().all(|m| matches!(m.skill.as_deref(), None | Some("top")));
-    let mut reading = match design {
+    let (mut reading, multiple) = match design {
         None => {
             let ms = read(1.0, false)?;
-            fixed_reading(ladder.kind, labels, &level_test(test, &ms, &plan))
+            (fixed_reading(ladder.kind, labels, &level_test(test, &ms, &plan)), 1.0)
         }
         Some(design) => sequential_reading(ladder.kind, labels, design, &|k| {
             read(design.looks[k], true).map(|ms| {
@@ -460,7 +464,7 @@ fn ladder_reading(
     let unfinished = measures
         .iter()
         .zip(rungs.iter().cycle())
-        .map(|(m, &r)| evidence.unfinished_share(m, r, evidence.planned(r) as usize))
+        .map(|(m, &r)| evidence.unfinished_share(m, r, (evidence.planned(r) * multiple).round() as usize))
         .fold(0.0, f64::max);
     reading.unfinished = (unfinished > 0.0).then_some(unfinished);
     reading.cells = measures
@@ -506,7 +510,7 @@ fn skill_curve(
     let Some(ratings) = evidence.ratings else { return Vec::new() };
     let mut chain: Vec<usize> = Vec::new();
     for &rung in ladder.rungs.iter().rev() {
-        if chain.last().is_none_or(|&last| separated(ratings[rung], ratings[last])) {
+        if chain.last().is_none_or(|&last| ratings.separated(rung, last)) {
             chain.push(rung);
         }
     }
@@ -542,6 +546,7 @@ fn skill_curve(
                 rung: evidence.study.labels[rung].clone(),
                 rating: ratings[rung],
                 measures: values,
+                shares: ms.iter().all(|m| matches!(m.unit, Unit::Points)),
                 statistic,
                 raw,
             })
@@ -581,21 +586,15 @@ fn grow_cells(
 fn unseparated_top(evidence: &Evidence, ladder: &Ladder) -> Option<Gap> {
     let ratings = evidence.ratings?;
     let [.., below, top] = ladder.rungs[..] else { return None };
-    let (elo, low, high) = difference(ratings[below], ratings[top]);
+    let (elo, low, high) = ratings.difference(below, top);
     let labels = &evidence.study.labels;
-    (!separated(ratings[below], ratings[top])).then(|| Gap {
+    (!ratings.separated(below, top)).then(|| Gap {
         lower: labels[below].clone(),
         upper: labels[top].clone(),
         elo,
         low,
         high,
     })
-}
-
-/// Whether two rungs' ratings are told apart: their difference's 95% interval excludes 0.
-fn separated(a: Rating, b: Rating) -> bool {
-    let (_, low, high) = difference(a, b);
-    low > 0.0 || high < 0.0
 }
 
 /// The rung a decisive verdict of `ladder`'s top rung is compared with, and why: the rung below, or,
@@ -609,8 +608,8 @@ fn compared_rung(evidence: &Evidence, ladder: &Ladder) -> Option<(usize, String,
     let Some(ratings) = evidence.ratings else {
         return Some((below, "the rung below (the rungs are not rated)".to_string(), true));
     };
-    let gap = |r: usize| difference(ratings[r], ratings[top]);
-    let separated = |r: &usize| separated(ratings[*r], ratings[top]);
+    let gap = |r: usize| ratings.difference(r, top);
+    let separated = |r: &usize| ratings.separated(*r, top);
     let (d, low, high) = gap(below);
     if separated(&below) {
         return Some((
@@ -669,7 +668,7 @@ fn below_reading(
                     (level_test(test, &ms, &plan).into_owned_parts(), cells)
                 })
             })?;
-            (reading.measurement, reading.raw, reading.look, reading.next)
+            (reading.0.measurement, reading.0.raw, reading.0.look, reading.0.next)
         }
     };
     // No rung separated from the top: the verdict cannot be shown stable, whatever that rung reads.
@@ -724,13 +723,14 @@ impl Test<'_> {
 type Look = (Owned, Vec<(String, u32)>);
 
 /// A reading at a sequential design's looks: `at(k)` is the test at look `k` and the cells look `k + 1`
-/// would need (`None` where look `k`'s games are not all played yet).
+/// would need (`None` where look `k`'s games are not all played yet). Returned with the multiple of
+/// the planned games read at the look it stopped at.
 fn sequential_reading(
     kind: EvidenceKind,
     rungs: String,
     design: &Design,
     at: &dyn Fn(usize) -> Option<Look>,
-) -> Option<Reading> {
+) -> Option<(Reading, f64)> {
     let looks: Vec<Option<Look>> = (0..design.looks.len()).map(at).collect();
     let stop = follow(design, |k| looks[k].as_ref().map(|(o, _)| o.strength.leaning().1))?;
     let (owned, next) = looks[stop.look].as_ref().expect("the look it stopped at was read");
@@ -750,7 +750,7 @@ fn sequential_reading(
         (false, true) => "the last look, undecided",
         (false, false) => "undecided; the next look is still to play",
     };
-    Some(Reading {
+    let reading = Reading {
         p_value: Some((2.0 * stop.p_one_sided).min(1.0)),
         games: Some(owned.games),
         to_decide,
@@ -765,7 +765,8 @@ fn sequential_reading(
         )),
         next: if stop.crossed || last { Vec::new() } else { next.clone() },
         ..Reading::new(kind, rungs, owned.text.clone(), gated)
-    })
+    };
+    Some((reading, design.looks[stop.look]))
 }
 
 /// A trend claim over every rated rung of the study, on one scale.
@@ -824,7 +825,7 @@ fn trend_reading(evidence: &Evidence, claim: &Claim, design: Option<&Design>) ->
         });
         Some((test.into_owned_parts(), next))
     });
-    reading.map(|r| Reading { cells, ..r })
+    reading.map(|(r, _)| Reading { cells, ..r })
 }
 
 fn no_slope(kind: EvidenceKind, rungs: String) -> Reading {

@@ -93,11 +93,15 @@ impl Evidence<'_> {
             .collect();
         let unfinished = all.len() - finished.len();
         let at = format!("{}@{}", m.variant, self.study.labels[skill]);
-        let left_out = if unfinished > 0 {
-            format!("; {unfinished} of {} games unfinished at the ply cap, left out", all.len())
-        } else {
-            String::new()
-        };
+        let mut left_out = String::new();
+        let adjudicated = all.iter().filter(|g| g.adjudicated()).count();
+        if adjudicated > 0 {
+            left_out +=
+                &format!("; {adjudicated} of {} games stopped at the ply cap and adjudicated", all.len());
+        }
+        if unfinished > 0 {
+            left_out += &format!("; {unfinished} of {} games unfinished at the ply cap, left out", all.len());
+        }
         let given = if m.given.is_some() {
             format!(" given {}", filter_words(m.given.as_ref()))
         } else {

@@ -9,7 +9,7 @@ use super::*;
 use crate::lab::analysis::GameStats;
 use crate::lab::decide::Spread;
 use crate::lab::family::correct_across;
-use crate::lab::ratings::Rating;
+use crate::lab::ratings::{Rating, Ratings};
 use crate::lab::store::{SolverResult, TableFigure};
 use crate::lab::study::{Direction, LoadedStudy, Op, Study, TrendDirection};
 use std::collections::BTreeMap;
@@ -221,7 +221,7 @@ struct Fixture<'a> {
     stats: &'a [Vec<Vec<GameStats>>],
     solver: &'a [SolverResult],
     figures: &'a [TableFigure],
-    ratings: Option<&'a [Rating]>,
+    ratings: Option<&'a Ratings>,
     weak: Vec<Option<String>>,
     table_weak: Vec<Option<String>>,
     covered: Vec<bool>,
@@ -331,8 +331,11 @@ fn c12_reaches_every_verdict() {
     let ladder: Vec<(String, u32)> = (0..5).map(|k| (format!("mcts:sims={}", 8 << k), 1000)).collect();
     let ladder: Vec<(&str, u32)> = ladder.iter().map(|(a, g)| (a.as_str(), *g)).collect();
     let s = study(&["a"], &ladder, claim);
-    let ratings =
-        [0.0, 300.0, 600.0, 900.0, 1200.0].map(|elo| Rating { elo, low: elo - 20.0, high: elo + 20.0 });
+    let ratings = Ratings::independent(
+        [0.0, 300.0, 600.0, 900.0, 1200.0]
+            .map(|elo| Rating { elo, low: elo - 20.0, high: elo + 20.0 })
+            .to_vec(),
+    );
     let run = |shares: [usize; 5]| {
         let rungs = vec![shares.iter().map(|&w| games(1000, [w, 1000 - w], 40, [0, 0])).collect::<Vec<_>>()];
         let mut fixture = Fixture::new(&s, &rungs);
@@ -367,8 +370,11 @@ fn trends_read_one_scale_and_carry_the_ratings_uncertainty() {
         games(400, [200, 200], 40, [0, 0]),
     ]];
     let judge = |spread: f64| {
-        let ratings =
-            [0.0, 100.0, 200.0, 300.0].map(|elo| Rating { elo, low: elo - spread, high: elo + spread });
+        let ratings = Ratings::independent(
+            [0.0, 100.0, 200.0, 300.0]
+                .map(|elo| Rating { elo, low: elo - spread, high: elo + spread })
+                .to_vec(),
+        );
         let mut fixture = Fixture::new(&s, &stats);
         fixture.ratings = Some(&ratings);
         fixture.judge().remove(0)
@@ -692,7 +698,8 @@ fn a_verdict_is_compared_with_the_next_rung_separated_in_rating() {
         games(400, [200, 200], 40, [0, 0]),
     ]];
     let judge = |elos: [f64; 3]| {
-        let ratings = elos.map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 });
+        let ratings =
+            Ratings::independent(elos.map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 }).to_vec());
         let mut fixture = Fixture::new(&s, &stats);
         fixture.ratings = Some(&ratings);
         fixture.judge().remove(0)
@@ -717,7 +724,9 @@ fn a_verdict_is_compared_with_the_next_rung_separated_in_rating() {
 fn a_verdict_that_moves_steadily_with_skill_depends_on_it() {
     let claim = "[[claims]]\nid = \"C9\"\nquote = \"q\"\ntest = { kind = \"near\", measure = { variant = \"a\", side = \"rebels\" }, target = 0.5, margin = 0.2 }\n";
     let s = study(&["a"], &[("mcts:sims=8", 400), ("mcts:sims=16", 400), ("mcts:sims=32", 400)], claim);
-    let ratings = [0.0, 200.0, 400.0].map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 });
+    let ratings = Ratings::independent(
+        [0.0, 200.0, 400.0].map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 }).to_vec(),
+    );
     let judge = |scores: [[usize; 2]; 3]| {
         let stats = [scores.map(|wins| games(400, wins, 40, [0, 0])).to_vec()];
         let mut fixture = Fixture::new(&s, &stats);
@@ -735,7 +744,9 @@ fn a_verdict_that_moves_steadily_with_skill_depends_on_it() {
     let back_and_forth = judge([[40, 360], [200, 200], [40, 360]]);
     assert_eq!(back_and_forth.verdict, Verdict::NotYetStable, "{back_and_forth:?}");
     // Two separated rungs are not a curve: the middle rung is not separated from either neighbour.
-    let close = [0.0, 390.0, 400.0].map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 });
+    let close = Ratings::independent(
+        [0.0, 390.0, 400.0].map(|elo| Rating { elo, low: elo - 40.0, high: elo + 40.0 }).to_vec(),
+    );
     let stats = [[[200, 200], [140, 260], [40, 360]].map(|wins| games(400, wins, 40, [0, 0])).to_vec()];
     let mut fixture = Fixture::new(&s, &stats);
     fixture.ratings = Some(&close);
@@ -753,7 +764,9 @@ fn another_ladder_rated_as_high_that_reads_otherwise_unsettles_a_verdict() {
     let s = study(&["a"], &[("mcts:sims=8", 400), (&format!("net:path={path},sims=8"), 400)], claim);
     let stats = [vec![games(400, [320, 80], 40, [0, 0]), games(400, [80, 320], 40, [0, 0])]];
     let judge = |rollout: f64| {
-        let ratings = [rollout, 0.0].map(|elo| Rating { elo, low: elo - 50.0, high: elo + 50.0 });
+        let ratings = Ratings::independent(
+            [rollout, 0.0].map(|elo| Rating { elo, low: elo - 50.0, high: elo + 50.0 }).to_vec(),
+        );
         let mut fixture = Fixture::new(&s, &stats);
         fixture.ratings = Some(&ratings);
         fixture.judge().remove(0)
