@@ -96,6 +96,17 @@ pub struct Spec {
     pub options: Vec<(String, String)>,
 }
 
+/// `NAME:key=value,…` back from its parts (the name alone without options): [`Spec::parse`]'s inverse.
+impl std::fmt::Display for Spec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)?;
+        for (at, (key, value)) in self.options.iter().enumerate() {
+            write!(f, "{}{key}={value}", if at == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
 impl Spec {
     /// Splits `NAME:key=value,…`. Checks only the syntax; [`Options::resolve`] checks the meaning.
     /// A described ruleset's name is `file:PATH`, PATH running to the next `:`.
@@ -232,6 +243,10 @@ mod tests {
         assert_eq!(spec.name, "sixteen-rebels");
         assert_eq!(spec.options, vec![("first".into(), "rebels".into()), ("max_plies".into(), "10".into())]);
         assert_eq!(Spec::parse("chess").unwrap().options, vec![]);
+        // Written back, a spec parses to itself.
+        assert_eq!(spec.to_string(), "sixteen-rebels:first=rebels,max_plies=10");
+        assert_eq!(Spec::parse("chess").unwrap().to_string(), "chess");
+        assert_eq!(Spec::parse(&spec.to_string()).unwrap(), spec);
     }
 
     #[test]

@@ -94,8 +94,7 @@ fn uncapped(game: &AnyGame) -> anyhow::Result<AnyGame> {
     let mut spec = crate::game::Spec::parse(&text)?;
     spec.options.retain(|(key, _)| key != "max_plies");
     spec.options.push(("max_plies".to_string(), cap.saturating_add(LIFTED_PLIES).to_string()));
-    let options: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    AnyGame::from_spec(&format!("{}:{}", spec.name, options.join(",")))
+    AnyGame::from_spec(&spec.to_string())
         .map_err(|e| anyhow::anyhow!("lifting the ply cap of `{text}` for the adjudication judge: {e}"))
 }
 
@@ -159,6 +158,8 @@ pub fn adjudicate(
     if wanted.is_empty() {
         return Ok(Vec::new());
     }
+    // Each variant's rules with the cap lifted, built once for all its games.
+    let lifted: Vec<AnyGame> = study.games.iter().map(uncapped).collect::<anyhow::Result<_>>()?;
     let next = AtomicUsize::new(0);
     let judged = Mutex::new(Vec::with_capacity(wanted.len()));
     let cells_read: &[CellResult] = cells;
@@ -168,7 +169,9 @@ pub fn adjudicate(
                 while let Some(&(c, g)) = wanted.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let cell = &cells_read[c];
                     let variant = cell.cell.variant;
-                    let verdict = judge_game(&study.games[variant], &cell.records[g], rule, &keys[variant]);
+                    let record = &cell.records[g];
+                    let verdict =
+                        with_game!(&lifted[variant], |game| judge_in(game, record, rule, &keys[variant]));
                     judged.lock().expect("no judging thread panics").push((c, g, verdict));
                 }
             });

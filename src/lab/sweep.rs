@@ -194,7 +194,7 @@ impl SweepPlan {
             spec.options.retain(|(k, _)| k != key);
             spec.options.push((key.clone(), value.clone()));
         }
-        let text = spec_text(&spec);
+        let text = spec.to_string();
         let AnyGame::Hunt(game) = AnyGame::from_spec(&text).map_err(|e| anyhow::anyhow!("{e}"))? else {
             bail!(
                 "`{text}` is not a hunt game; only sixteen-rebels, juroku-musashi, their options and rules files like them are solved"
@@ -274,15 +274,6 @@ impl SweepPlan {
         }
         plans
     }
-}
-
-/// `NAME:key=value,…` back from its parts.
-fn spec_text(spec: &Spec) -> String {
-    if spec.options.is_empty() {
-        return spec.name.clone();
-    }
-    let options: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    format!("{}:{}", spec.name, options.join(","))
 }
 
 /// Plays the sweep: every setting's figures, from the saved ones in `out/settings` where they are
