@@ -166,8 +166,11 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     let options = RunOptions { threads, command, file };
     let progress = Bar::new();
     if let Some(id) = &args.cell {
-        let played = crate::lab::run_cell(&study, &out, id, threads, &progress)
-            .map_err(|e| if e.is::<crate::lab::UnknownCell>() { super::common::usage(e) } else { e })?;
+        let played = crate::lab::run_cell(&study, &out, id, threads, &progress).map_err(|e| {
+            let refused =
+                e.is::<crate::lab::UnknownCell>() || e.is::<crate::lab::adjudicate::MissingTables>();
+            if refused { super::common::usage(e) } else { e }
+        })?;
         progress.bar.finish_and_clear();
         let state = if played { "played" } else { "already finished" };
         println!("cell {id}: {state} in {}", crate::lab::store::cells_dir(&out).display());
@@ -180,8 +183,11 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
         progress.note(&format!("saved the record: {}", out.join("report.md").display()));
         Ok(())
     };
-    let finished = run_study(&study, &out, &options, &progress, &save_the_record)
-        .map_err(|e| if e.is::<crate::lab::amendments::Unamended>() { super::common::usage(e) } else { e })?;
+    let finished = run_study(&study, &out, &options, &progress, &save_the_record).map_err(|e| {
+        let refused =
+            e.is::<crate::lab::amendments::Unamended>() || e.is::<crate::lab::adjudicate::MissingTables>();
+        if refused { super::common::usage(e) } else { e }
+    })?;
     progress.bar.finish_and_clear();
     write_all(&out, &finished)?;
     let r = &finished.results;

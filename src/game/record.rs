@@ -46,7 +46,8 @@ pub struct GameRecord {
 }
 
 /// A judge's verdict on a game stopped at a ply cap, in the manner of fishtest's adjudication: a win
-/// where the judge's value stayed beyond a margin over the last plies, a draw where it stayed near 0.
+/// where the judge's value stayed beyond a margin over the last plies, a draw where it stayed near 0;
+/// or, where the judge is the tablebase, the exact value of the last position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Adjudication {
     /// The rule it was judged by (the judge, its fingerprint and the margins): a record judged by
@@ -55,7 +56,7 @@ pub struct Adjudication {
     /// The winning side's name, `draw`, or `unfinished` where neither margin held.
     pub result: String,
     /// The judge's values for the first side (−1…+1) of the positions it searched, in ply order: the
-    /// last is the position the cap stopped.
+    /// last is the position the cap stopped (the tablebase gives one, ±1 or 0, or none outside it).
     pub values: Vec<f32>,
 }
 

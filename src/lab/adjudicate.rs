@@ -4,6 +4,11 @@
 //! where the last `win_plies` values all lie beyond the win margin for one side, a draw where the last
 //! `draw_plies` all lie within the draw margin, and stays unfinished otherwise.
 //!
+//! A study of hunt games the tables solve may name the tablebase as its judge (`judge = "perfect"`):
+//! each capped game is then decided by the exact value of its last position under its variant's rules
+//! (a forced win for a side is that side's win, a draw with best play a draw), the strongest evidence
+//! there is, and the margins do not enter. A variant no table solves keeps its capped games unfinished.
+//!
 //! The verdict is written into the game's record ([`Adjudication`]) with the rule that gave it, so a
 //! study read again judges nothing twice, and a record judged by another rule (another judge, or a
 //! judge whose behaviour changed) is judged again. Each game gets a judge of its own, built from the
@@ -17,9 +22,11 @@ use super::analysis::{CAP_REASON, game_stats};
 use super::store::CellResult;
 use super::study::{AdjudicationSettings, LoadedStudy};
 use crate::agents::AgentSpec;
-use crate::family::Family;
+use crate::family::{Family, hunt_of};
+use crate::game::hunt::HuntGame;
 use crate::game::{Adjudication, AnyGame, Game, GameRecord, Side};
 use crate::seed::derive_seed;
+use crate::tablebase::{CachedTable, Tablebase, Verdict, cached_table, shared_table};
 use crate::with_game;
 
 /// What the values seen so far, the last position first, say.
@@ -53,6 +60,16 @@ pub fn read(values: &[f64], rule: &AdjudicationSettings) -> Reading {
 /// The rule in words, with the judge's behaviour fingerprinted on `game` (a judge that plays
 /// otherwise than when a record was judged gives another rule).
 pub fn rule_key(rule: &AdjudicationSettings, game: &AnyGame) -> anyhow::Result<String> {
+    if by_table(rule) {
+        // A table holds one value per position for its rules: its key is the rules, not a fingerprint.
+        let spec = with_game!(game, |g| g.spec().to_string());
+        return Ok(match hunt_of(game).map(cached_table) {
+            Some(CachedTable::Built(_) | CachedTable::Missing(_)) => {
+                format!("the tablebase of `{spec}`: the exact value of the last position")
+            }
+            _ => format!("no tablebase solves `{spec}`: capped games stay unfinished"),
+        });
+    }
     let judge = AgentSpec::parse(&rule.judge)?;
     let print = super::fingerprint::agent(&judge, game)?;
     Ok(format!(
@@ -63,6 +80,90 @@ pub fn rule_key(rule: &AdjudicationSettings, game: &AnyGame) -> anyhow::Result<S
         rule.draw_value,
         rule.draw_plies
     ))
+}
+
+/// Whether the rule's judge is the tablebase (`judge = "perfect"`).
+pub fn by_table(rule: &AdjudicationSettings) -> bool {
+    matches!(AgentSpec::parse(&rule.judge), Ok(AgentSpec::Perfect { .. }))
+}
+
+/// Judges one capped game of `game` by its table: the exact value of its last position for the first
+/// side. A variant no table solves leaves it undecided; a table not built here is an error that says
+/// how to build it, since a run cannot be read the same without it.
+fn judge_by_table(game: &AnyGame, record: &GameRecord, key: &str) -> anyhow::Result<Adjudication> {
+    let Some(hunt) = hunt_of(game) else { return Ok(undecided(key)) };
+    match cached_table(hunt) {
+        CachedTable::Unsolvable(_) => Ok(undecided(key)),
+        CachedTable::Missing(path) => Err(MissingTables(format!(
+            "adjudicating the capped games of `{}` needs its tablebase, not built at {} (`rebel-zero solve {}` builds it)",
+            hunt.spec(),
+            path.display(),
+            hunt.spec()
+        ))
+        .into()),
+        CachedTable::Built(path) => {
+            let table = shared_table(hunt, &path)?;
+            table_verdict(&table, hunt, record, key)
+        }
+    }
+}
+
+/// The verdict `table` gives the last position of `record`.
+fn table_verdict(
+    table: &Tablebase,
+    game: &HuntGame,
+    record: &GameRecord,
+    key: &str,
+) -> anyhow::Result<Adjudication> {
+    let line = record.replay(game).map_err(|e| anyhow::anyhow!("game {}: {e}", record.game))?;
+    let mover = game.to_move(line.state());
+    let names = game.side_names();
+    let (result, value) = match table.probe(line.state()).map(|v| v.for_side(mover, Side::ZERO)) {
+        Some(Verdict::Win { .. }) => (names[0].to_string(), 1.0),
+        Some(Verdict::Loss { .. }) => (names[1].to_string(), -1.0),
+        Some(Verdict::Draw) => (Adjudication::DRAW.to_string(), 0.0),
+        None => return Ok(undecided(key)),
+    };
+    Ok(Adjudication { rule: key.to_string(), result, values: vec![value] })
+}
+
+fn undecided(key: &str) -> Adjudication {
+    Adjudication { rule: key.to_string(), result: Adjudication::UNDECIDED.to_string(), values: Vec::new() }
+}
+
+/// A study that decides capped games by the tables, some of whose tables are not built here: a bad
+/// request, since the run would play its games and then fail at judging them.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct MissingTables(pub String);
+
+/// Refuses a study that adjudicates by the tables where a table one of its variants needs is not
+/// built here, naming the commands that build them.
+pub fn require_tables(study: &LoadedStudy) -> Result<(), MissingTables> {
+    if !study.study.adjudication.as_ref().is_some_and(by_table) {
+        return Ok(());
+    }
+    // One table may serve several variants (either side first): each is named once.
+    let mut paths = Vec::new();
+    let mut missing: Vec<String> = Vec::new();
+    for hunt in study.games.iter().filter_map(hunt_of) {
+        if let CachedTable::Missing(path) = cached_table(hunt)
+            && !paths.contains(&path)
+        {
+            missing.push(format!("`rebel-zero solve {}`", hunt.spec()));
+            paths.push(path);
+        }
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(MissingTables(format!(
+        "study {} decides its capped games by the tables ([adjudication] judge = \"perfect\"), and {} not built in this cache ({}); build {} first",
+        study.study.name,
+        if missing.len() == 1 { "one is" } else { "some are" },
+        crate::files::cache_dir().join("tablebases").display(),
+        missing.join(", ")
+    )))
 }
 
 /// Whether `record` is a capped game that `key` has not judged yet.
@@ -158,8 +259,12 @@ pub fn adjudicate(
     if wanted.is_empty() {
         return Ok(Vec::new());
     }
-    // Each variant's rules with the cap lifted, built once for all its games.
-    let lifted: Vec<AnyGame> = study.games.iter().map(uncapped).collect::<anyhow::Result<_>>()?;
+    // Each variant's rules with the cap lifted, built once for all its games (a table ignores the cap).
+    let table = by_table(rule);
+    let lifted: Vec<AnyGame> = match table {
+        true => study.games.clone(),
+        false => study.games.iter().map(uncapped).collect::<anyhow::Result<_>>()?,
+    };
     let next = AtomicUsize::new(0);
     let judged = Mutex::new(Vec::with_capacity(wanted.len()));
     let cells_read: &[CellResult] = cells;
@@ -170,8 +275,12 @@ pub fn adjudicate(
                     let cell = &cells_read[c];
                     let variant = cell.cell.variant;
                     let record = &cell.records[g];
-                    let verdict =
-                        with_game!(&lifted[variant], |game| judge_in(game, record, rule, &keys[variant]));
+                    let verdict = match table {
+                        true => judge_by_table(&lifted[variant], record, &keys[variant]),
+                        false => {
+                            with_game!(&lifted[variant], |game| judge_in(game, record, rule, &keys[variant]))
+                        }
+                    };
                     judged.lock().expect("no judging thread panics").push((c, g, verdict));
                 }
             });
@@ -253,6 +362,9 @@ fn variant_of(study: &LoadedStudy, cell: &str) -> Option<usize> {
 
 /// The rule a study adjudicates by, in words for its report.
 pub fn describe(rule: &AdjudicationSettings) -> String {
+    if by_table(rule) {
+        return "decided by the tablebase of each variant's rules: the exact value of the game's last position (a forced win for a side is its win, a draw with best play a draw), the strongest evidence there is; a variant no table solves keeps them unfinished".to_string();
+    }
     let centipawns = |v: f64| crate::agents::alphabeta::centipawns_of(v as f32);
     format!(
         "judged by `{}` from their last position back: a win where its value for one side stayed at or \
@@ -320,6 +432,39 @@ mod tests {
             adjudged: None,
         };
         (game, record)
+    }
+
+    /// A capped hunt game is the table's: a win for whichever side the last position's value favours
+    /// (the side to move or the other), a draw where best play draws, and unfinished outside the table.
+    #[test]
+    fn the_tablebase_decides_a_capped_hunt_game_by_its_last_position() {
+        use crate::game::hunt::{GENERAL, REBELS};
+        use crate::tablebase::testing::{position_with_a_choice, six_rebels, slots_of_six};
+        let table = six_rebels();
+        let game = table.game().clone();
+        let record_at = |state: &crate::game::hunt::HuntState| {
+            let (_, mut record) = capped("sixteen-rebels", "", &[]);
+            record.start = game.format_position(state);
+            record
+        };
+        let verdict = |state| table_verdict(&table, &game, &record_at(state), "k").unwrap();
+        let general_wins = position_with_a_choice(&table, GENERAL);
+        let rebels_win = position_with_a_choice(&table, REBELS);
+        assert_eq!(verdict(&general_wins).result, "general");
+        assert_eq!(verdict(&rebels_win).result, "rebels");
+        assert_eq!(verdict(&rebels_win).values, vec![-1.0], "the value is the first side's");
+        // The General to move and lost: the win is the other side's.
+        let general_lost = slots_of_six(GENERAL)
+            .find(|s| matches!(table.probe(s), Some(Verdict::Loss { plies }) if plies > 1))
+            .expect("a lost General");
+        assert_eq!(verdict(&general_lost).result, "rebels");
+        let drawn = slots_of_six(REBELS).find(|s| table.probe(s) == Some(Verdict::Draw)).expect("a draw");
+        assert_eq!(verdict(&drawn).result, Adjudication::DRAW);
+        // Sixteen Rebels lie outside a table of six: the game stays unfinished.
+        let start = game.start();
+        let outside = verdict(&start);
+        assert_eq!((outside.result.as_str(), outside.values.len()), (Adjudication::UNDECIDED, 0));
+        assert_eq!(outside.rule, "k");
     }
 
     /// A capped game with White a queen up is White's win; one of kings shuffling behind blocked pawns is a draw;

@@ -171,7 +171,8 @@ pub fn metric(stats: &GameStats, metric: &Metric) -> Option<f64> {
         Metric::Lost(side) => Some(stats.lost[*side] as f64),
         Metric::Left(side) => Some(stats.left[*side] as f64),
         Metric::EarlyLost(side) => Some(stats.early_lost[*side] as f64),
-        Metric::Plies => Some(stats.plies as f64),
+        // An adjudicated game stopped at the cap: how long it would have lasted is not known.
+        Metric::Plies => (!stats.adjudicated()).then_some(stats.plies as f64),
         Metric::Decisive => Some(if stats.winner.is_some() { 1.0 } else { 0.0 }),
         Metric::Feature(name) => stats.features.get(name).copied(),
         Metric::Margin(_) => None,
@@ -230,6 +231,19 @@ mod tests {
     }
 
     const SIDES: [&str; 2] = ["general", "rebels"];
+
+    /// A game the judge decided at the cap counts for its result but has no length: the mean of plies
+    /// reads only games that ended by the rules.
+    #[test]
+    fn an_adjudicated_game_has_no_length() {
+        let ended = game(Some(0), "captures", 30, [0, 12]);
+        let judged = game(Some(0), crate::lab::analysis::ADJUDICATED_REASON, 300, [0, 12]);
+        assert_eq!(metric(&ended, &Metric::Plies), Some(30.0));
+        assert_eq!(metric(&judged, &Metric::Plies), None);
+        assert_eq!(metric(&judged, &Metric::Decisive), Some(1.0));
+        let mean = metric_mean(&[ended, judged], &Metric::Plies);
+        assert_eq!((mean.n, mean.interval.estimate), (1, 30.0));
+    }
 
     /// 10 games: general wins 5, rebels 3, one repetition draw, one cap draw.
     pub(crate) fn ten_games() -> Vec<GameStats> {

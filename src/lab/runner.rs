@@ -328,6 +328,10 @@ pub fn run_study(
         let order = if growing { cheapest_first(&done, &games_of) } else { (0..done.len()).collect() };
         let short: Vec<usize> =
             order.into_iter().filter(|&at| (done[at].records.len() as u32) < games_of(&done[at])).collect();
+        // Refused before a look plays anything, not after its games, where their judge's tables are missing.
+        if !short.is_empty() {
+            super::adjudicate::require_tables(study)?;
+        }
         for (n, &at) in short.iter().enumerate() {
             let games = games_of(&done[at]);
             let book = &books[done[at].cell.variant];
@@ -371,11 +375,13 @@ fn adjudicate_and_save(
     threads: usize,
     progress: &dyn Progress,
 ) -> anyhow::Result<()> {
-    if study.study.adjudication.is_none() {
-        return Ok(());
-    }
+    // Called whether or not the study names a judge, so that a run and a reread read capped games alike
+    // (without a judge, verdicts a record carries from an earlier rule are dropped).
     for at in super::adjudicate::adjudicate(study, cells, threads)? {
-        progress.note(&format!("{}: its games stopped at the ply cap adjudicated", cells[at].cell.id));
+        progress.note(&format!(
+            "{}: its games stopped at the ply cap read by the study's rule",
+            cells[at].cell.id
+        ));
         save_cell(out, &cells[at])?;
     }
     Ok(())
@@ -460,6 +466,7 @@ pub fn run_cell(
     if result.records.len() as u32 >= cell.games {
         return Ok(false);
     }
+    super::adjudicate::require_tables(study)?;
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
     let book = book(study, cell.variant, &prints.books[cell.variant], cell.openings_for(cell.games), out)?;
     progress.begin((cell.games as usize - result.records.len()) as u64);

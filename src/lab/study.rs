@@ -79,7 +79,8 @@ pub struct Study {
     pub adjudication: Option<AdjudicationSettings>,
 }
 
-/// Adjudication of capped games, in the manner of fishtest's: the `judge` (a searching agent, the
+/// Adjudication of capped games, by the tables (`judge = "perfect"`: the exact value of the last
+/// position; the margins do not enter) or in the manner of fishtest's: the `judge` (a searching agent, the
 /// study's strongest or deeper) values each of a capped game's last positions for the first side
 /// (−1…+1). The game is that side's win where the last `win_plies` values all lie beyond `win_value`
 /// (the other side's beyond −`win_value`), and a draw where the last `draw_plies` all lie within
@@ -710,11 +711,26 @@ impl Study {
         }
         if let Some(rule) = &loaded.study.adjudication {
             let agent = AgentSpec::parse(&rule.judge).context("[adjudication] judge")?;
-            if matches!(agent, AgentSpec::Random | AgentSpec::Human) {
-                bail!(
-                    "[adjudication] judge `{}` must be an agent that searches (mcts:, net:, ab:)",
+            match agent {
+                AgentSpec::Random | AgentSpec::Human => bail!(
+                    "[adjudication] judge `{}` must be an agent that searches (mcts:, net:, ab:) or the tablebase (perfect)",
                     rule.judge
-                );
+                ),
+                AgentSpec::Perfect { table: Some(_) } => bail!(
+                    "[adjudication] judge `{}`: the tablebase judge reads each variant's own table, so it takes no table=",
+                    rule.judge
+                ),
+                AgentSpec::Perfect { table: None }
+                    if !loaded.games.iter().any(|g| {
+                        crate::family::hunt_of(g)
+                            .is_some_and(|h| crate::tablebase::check_supported(h).is_ok())
+                    }) =>
+                {
+                    bail!(
+                        "[adjudication] judge `perfect`: no variant of this study has rules a tablebase solves (sixteen-rebels, juroku-musashi and rules files like them)"
+                    )
+                }
+                _ => {}
             }
             if !(rule.draw_value >= 0.0 && rule.draw_value < rule.win_value && rule.win_value < 1.0) {
                 bail!(

@@ -863,3 +863,52 @@ fn capped_games_are_adjudicated_where_the_study_says_so() {
     let said = String::from_utf8_lossy(&refused.stdout);
     assert!(said.contains("adjudication: ") && said.contains("has not judged"), "{said}");
 }
+
+/// A study that decides capped games by the tables is refused before any game is played where a
+/// table it needs is not built: a bad request (exit 2) that names the command building it, not a
+/// failure after the games.
+#[test]
+fn a_study_judged_by_the_tables_needs_them_built_first() {
+    let dir = scratch("balance-table-judge");
+    let file = dir.join("judged.toml");
+    let study = r#"
+name = "judged"
+seed = 3
+min_games = 2
+[adjudication]
+judge = "perfect"
+[[variants]]
+name = "general-first"
+spec = "sixteen-rebels:max_plies=6"
+[[skills]]
+agent = "random"
+games = 2
+"#;
+    std::fs::write(&file, study).unwrap();
+    let out = dir.join("out");
+    let empty = scratch("balance-table-judge-cache");
+    let run = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+        .args(["balance", file.to_str().unwrap(), "--out", out.to_str().unwrap()])
+        .env("REBEL_ZERO_CACHE", &empty)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{said}");
+    assert!(said.contains("`rebel-zero solve sixteen-rebels"), "{said}");
+    let saved = std::fs::read_dir(out.join("cells"))
+        .map_or(0, |d| d.filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().contains('@')).count());
+    assert_eq!(saved, 0, "no game is played");
+    // A study no table can solve gets no tablebase judge.
+    let chess = study.replace("sixteen-rebels:max_plies=6", "chess:max_plies=6");
+    std::fs::write(&file, chess).unwrap();
+    let refused = balance(&[file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("no variant of this study has rules a tablebase solves"), "{said}");
+    // A table given by file is refused: the judge reads each variant's own.
+    std::fs::write(&file, study.replace("judge = \"perfect\"", "judge = \"perfect:table=x.rztb\"")).unwrap();
+    let refused = balance(&[file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(said.contains("takes no table="), "{said}");
+}

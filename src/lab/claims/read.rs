@@ -96,8 +96,12 @@ impl Evidence<'_> {
         let mut left_out = String::new();
         let adjudicated = all.iter().filter(|g| g.adjudicated()).count();
         if adjudicated > 0 {
-            left_out +=
-                &format!("; {adjudicated} of {} games stopped at the ply cap and adjudicated", all.len());
+            let length = matches!(r.quantity, Quantity::Mean(Metric::Plies));
+            let unknown = if length { ", their length unknown and left out" } else { "" };
+            left_out += &format!(
+                "; {adjudicated} of {} games stopped at the ply cap and adjudicated{unknown}",
+                all.len()
+            );
         }
         if unfinished > 0 {
             left_out += &format!("; {unfinished} of {} games unfinished at the ply cap, left out", all.len());
