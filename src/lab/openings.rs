@@ -97,6 +97,18 @@ impl Admission {
         }
     }
 
+    /// The admission `key` names for `variant` (a saved book's, which a resumed run extends as it was
+    /// begun), else the one a run here would use.
+    fn named_by(study: &LoadedStudy, variant: usize, key: &str) -> anyhow::Result<Admission> {
+        let candidates = Admission::by_table(study, variant).map(|(admission, _)| admission).into_iter();
+        for admission in candidates.chain([Admission::without_table(study)]) {
+            if key_with(study, variant, &admission).is_ok_and(|k| k == key) {
+                return Ok(admission);
+            }
+        }
+        Ok(Admission::of(study, variant))
+    }
+
     /// Admission by the table that solves `variant`'s rules, built here or not (`None` where no table
     /// can solve them), with where that table stands in the cache.
     fn by_table(study: &LoadedStudy, variant: usize) -> Option<(Admission, CachedTable)> {
@@ -155,6 +167,22 @@ pub enum Evidence {
     Table { path: PathBuf, spec: String, built: bool },
     /// The study's judge agent (its behaviour is in the key's fingerprint), or no admission at all.
     Judge,
+}
+
+/// The key a run in `out` deals `variant`'s games from: the saved book's where this code could have
+/// made it (one of [`possible_keys`]), else the key a run here would make. A book's key names the
+/// evidence that admitted it, and which evidence a run here uses depends on the cache (the table
+/// where it is built, else the judge); so a study resumed after a table was built or removed keeps
+/// the book its games opened from instead of taking its cells for another book's and playing them
+/// again.
+pub fn resumed_key(study: &LoadedStudy, variant: usize, out: &Path) -> anyhow::Result<String> {
+    let name = &study.study.variants[variant].name;
+    if let Some(saved) = super::store::load::<Book>(&book_path(out, name))
+        && possible_keys(study, variant)?.iter().any(|(key, _)| *key == saved.key)
+    {
+        return Ok(saved.key);
+    }
+    key(study, variant)
 }
 
 /// Every key a book of `variant` may have been made under by this code, whatever this machine's
@@ -238,7 +266,7 @@ pub fn book(
 ) -> anyhow::Result<Book> {
     let name = &study.study.variants[variant].name;
     let plies = study.opening_plies(variant);
-    let admission = Admission::of(study, variant);
+    let admission = Admission::named_by(study, variant, key)?;
     let seed = seed_of(study, name);
     let key = key.to_string();
     let path = book_path(out, name);

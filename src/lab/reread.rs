@@ -155,27 +155,59 @@ pub fn restore_cells(study: &LoadedStudy, out: &Path, finished: &Finished) -> an
     Ok(restored)
 }
 
-/// Leaves each variant's book as the record keeps it in `out`, where this machine would make a book
-/// under the same key (the record's cells name its digest) and none as long is saved there: a book made
+/// Leaves each variant's book as the record keeps it in `out`, under the key its cells name the digest
+/// of (one this code could have made the book under), where none as long is saved there under it: a book made
 /// again need not be the record's (a judge's values depend on the positions it searched before, and a
 /// book grown over several runs had a fresh judge at each), and a resumed cell must deal its new games
 /// the lines that follow its old games' lines, not another book's.
 fn restore_books(study: &LoadedStudy, out: &Path, finished: &Finished) -> anyhow::Result<()> {
-    for info in finished.results.books.iter().filter(|b| !b.lines.is_empty()) {
+    for info in finished.results.books.iter().filter(|b| b.openings > 0) {
         let Some(v) = study.study.variants.iter().position(|x| x.name == info.variant) else { continue };
-        let key = super::openings::key(study, v)?;
-        let print = super::schedule::book_print(study, v, &key);
-        let played = finished.cells.iter().filter(|c| c.cell.variant == v && !c.records.is_empty());
-        if !played.clone().all(|c| c.cell.book == print) || played.count() == 0 {
+        let mut played = finished.cells.iter().filter(|c| c.cell.variant == v && !c.records.is_empty());
+        let Some(print) = played.next().map(|c| c.cell.book.as_str()) else { continue };
+        if !played.all(|c| c.cell.book == print) {
             continue;
         }
+        // The key the cells were dealt from, whichever evidence this machine's cache would use now.
+        let mut keys = super::openings::possible_keys(study, v)?.into_iter().map(|(key, _)| key);
+        let Some(key) = keys.find(|key| super::schedule::book_print(study, v, key) == print) else {
+            continue;
+        };
         let path = super::openings::book_path(out, &info.variant);
         let saved = super::store::load::<Book>(&path).filter(|b| b.key == key);
-        if saved.is_none_or(|b| b.lines.len() < info.lines.len()) {
-            super::store::save(&path, &recorded_book(info, key))?;
+        if saved.is_some_and(|b| b.lines.len() >= info.openings) {
+            continue;
         }
+        let mut book = recorded_book(info, key);
+        if book.lines.is_empty() {
+            // A record written before books kept their lines: the games say which line each opened
+            // with, and a run may deal only those.
+            let Some(lines) = lines_from_games(finished, v, info) else { continue };
+            book.values = vec![String::new(); lines.len()];
+            book.lines = lines;
+        }
+        super::store::save(&path, &book)?;
     }
     Ok(())
+}
+
+/// The `info.openings` lines of a book read off the games of `variant`'s cells (game `i` of a cell
+/// opens with line `i / per_opening`, round the book), or `None` where some line no game opened with,
+/// or two games that should share a line did not.
+fn lines_from_games(finished: &Finished, variant: usize, info: &BookInfo) -> Option<Vec<Vec<String>>> {
+    let mut lines: Vec<Option<&[String]>> = vec![None; info.openings];
+    for cell in finished.cells.iter().filter(|c| c.cell.variant == variant) {
+        let per = cell.cell.per_opening.max(1) as usize;
+        for record in &cell.records {
+            let line = record.moves.get(..info.plies as usize)?;
+            let slot = &mut lines[(record.game / per) % info.openings];
+            match slot {
+                Some(seen) if *seen != line => return None,
+                _ => *slot = Some(line),
+            }
+        }
+    }
+    lines.into_iter().map(|line| line.map(<[String]>::to_vec)).collect()
 }
 
 /// The book a record describes, under `key` (the record keeps its digest, in its cells).

@@ -289,7 +289,7 @@ pub fn run_study(
     let clock = Instant::now();
     std::fs::create_dir_all(out).map_err(|e| anyhow::anyhow!("creating {}: {e}", out.display()))?;
     progress.note("fingerprinting the rules and agents");
-    let prints = prints(study)?;
+    let prints = prints_in(study, out)?;
     let cells = schedule(study, &prints);
     let previous: Option<StudyResults> = load(&out.join("results.json"));
     let report = out.display().to_string();
@@ -430,7 +430,7 @@ fn books_for(
 /// per cell hands out (`balance --list-cells`). Their books are made first (the openings every cell
 /// shares), so that the cells can be played anywhere.
 pub fn missing_cells(study: &LoadedStudy, out: &Path) -> anyhow::Result<Vec<Cell>> {
-    let prints = prints(study)?;
+    let prints = prints_in(study, out)?;
     let cells = schedule(study, &prints);
     for v in 0..study.games.len() {
         let openings = cells.iter().filter(|c| c.variant == v).map(|c| c.openings_for(c.games)).max();
@@ -452,7 +452,7 @@ pub fn run_cell(
     threads: usize,
     progress: &dyn Progress,
 ) -> anyhow::Result<bool> {
-    let prints = prints(study)?;
+    let prints = prints_in(study, out)?;
     let cells = schedule(study, &prints);
     let Some(cell) = cells.iter().find(|c| c.id == id) else {
         let ids: Vec<&str> = cells.iter().map(|c| c.id.as_str()).collect();
@@ -586,6 +586,16 @@ fn run_solver(study: &LoadedStudy, out: &Path, progress: &dyn Progress) -> anyho
         results.push(result);
     }
     Ok(results)
+}
+
+/// [`prints`] for a run in `out`: each variant's book key is the saved book's where it has one
+/// ([`super::openings::resumed_key`]).
+fn prints_in(study: &LoadedStudy, out: &Path) -> anyhow::Result<Prints> {
+    let mut prints = prints(study)?;
+    for (v, key) in prints.books.iter_mut().enumerate() {
+        *key = super::openings::resumed_key(study, v, out)?;
+    }
+    Ok(prints)
 }
 
 /// The behaviour fingerprints of `study`: every variant's rules and book key ([`super::openings::key`])

@@ -268,7 +268,10 @@ fn compare(info: &BookInfo, book: &Book) -> Vec<String> {
             info.rejected
         ));
     }
-    if !info.lines.is_empty() && (info.lines != book.lines || info.values != book.values) {
+    // A value kept empty is one the record did not know (a book recovered from its games).
+    let values_differ =
+        info.values.iter().zip(&book.values).any(|(kept, made)| !kept.is_empty() && kept != made);
+    if !info.lines.is_empty() && (info.lines != book.lines || values_differ) {
         differences
             .push("the report's openings or their values are not the ones the evidence admits".to_string());
     }

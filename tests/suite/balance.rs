@@ -912,3 +912,63 @@ games = 2
     assert_eq!(refused.status.code(), Some(2), "{said}");
     assert!(said.contains("takes no table="), "{said}");
 }
+
+/// A study resumed after a table it could open from was built keeps the book its games opened from:
+/// its cells are not taken for another book's and played again. A clone's reread restores that book,
+/// reading its lines off the games where the record kept none (a record from before books kept their
+/// lines), so the resumed run again plays nothing.
+#[test]
+fn a_study_resumed_after_its_table_is_built_keeps_its_book() {
+    let dir = scratch("balance-table-built-later");
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rules/four-by-four.toml");
+    let file = dir.join("small.toml");
+    let study = format!(
+        "name = \"small\"\nseed = 5\nmin_games = 4\n[opening]\nplies = 2\n\
+         [[variants]]\nname = \"small\"\nspec = \"file:{rules}\"\n\
+         [[skills]]\nagent = \"random\"\ngames = 6\n"
+    );
+    std::fs::write(&file, study).unwrap();
+    let (cache, out) = (dir.join("cache"), dir.join("out"));
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+            .args(args)
+            .env("REBEL_ZERO_CACHE", &cache)
+            .output()
+            .unwrap()
+    };
+    let (file, out_text) = (file.to_str().unwrap(), out.to_str().unwrap());
+    let said = |output: &Output| String::from_utf8_lossy(&output.stderr).into_owned();
+    let played = run(&["balance", file, "--out", out_text]);
+    assert!(played.status.success(), "{}", said(&played));
+    let games = std::fs::read_to_string(out.join("games.jsonl")).unwrap();
+    let unchecked = std::fs::read_to_string(out.join("cells/openings-small.json")).unwrap();
+    assert!(unchecked.contains("|unchecked"), "no table yet: {unchecked}");
+
+    let solved = run(&["solve", &format!("file:{rules}")]);
+    assert!(solved.status.success(), "{}", said(&solved));
+    let listed = run(&["balance", file, "--out", out_text, "--list-cells"]);
+    assert_eq!(String::from_utf8_lossy(&listed.stdout).trim(), "[]", "{}", said(&listed));
+    let resumed = run(&["balance", file, "--out", out_text]);
+    assert!(resumed.status.success(), "{}", said(&resumed));
+    assert_eq!(std::fs::read_to_string(out.join("games.jsonl")).unwrap(), games, "nothing was played again");
+
+    // A clone: no cells folder, and a record that kept no lines.
+    std::fs::remove_dir_all(out.join("cells")).unwrap();
+    edit_json(&out.join("results.json"), |r| {
+        r["books"][0]["lines"] = serde_json::json!([]);
+        r["books"][0]["values"] = serde_json::json!([]);
+    });
+    let reread = run(&["balance", "--reread", out_text]);
+    assert!(reread.status.success(), "{}", said(&reread));
+    let restored: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("cells/openings-small.json")).unwrap())
+            .unwrap();
+    let opened: Vec<serde_json::Value> = games
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap())
+        .map(|game| serde_json::json!(game["moves"].as_array().unwrap()[..2]))
+        .collect();
+    assert_eq!(restored["lines"].as_array().unwrap(), &opened, "each game's opening, in order");
+    let listed = run(&["balance", file, "--out", out_text, "--list-cells"]);
+    assert_eq!(String::from_utf8_lossy(&listed.stdout).trim(), "[]", "{}", said(&listed));
+}
