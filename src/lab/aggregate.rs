@@ -188,6 +188,7 @@ pub fn matches(stats: &GameStats, filter: &GameFilter) -> bool {
     };
     let side_ok = filter.side.is_none_or(|s| {
         filter.lost_at_least.is_none_or(|n| stats.lost[s] >= n)
+            && filter.lost_in_play_at_least.is_none_or(|n| stats.lost_in_play[s] >= n)
             && filter.left_at_most.is_none_or(|n| stats.left[s] <= n)
     });
     winner_ok
@@ -223,6 +224,7 @@ mod tests {
             first: 0,
             lost,
             early_lost: [0, lost[1].min(1)],
+            lost_in_play: lost,
             left: [1 - lost[0], 16 - lost[1]],
             features: Default::default(),
             game_key: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -304,5 +306,24 @@ mod tests {
         assert_eq!(metric(&games[0], &Metric::Lost(1)), Some(12.0));
         assert_eq!(metric(&games[8], &Metric::Decisive), Some(0.0));
         assert_eq!(metric(&games[0], &Metric::Feature("doubled_pawns".into())), None);
+    }
+
+    /// `lost_in_play_at_least` counts only what the players' own moves lost: a Rebel win whose Rebels
+    /// lost 12 pieces, 10 of them in the opening, is not one after heavy losses in play.
+    #[test]
+    fn losses_in_play_leave_out_the_openings_losses() {
+        let mut games = ten_games();
+        games[0].lost_in_play = [0, 2];
+        let heavy = |in_play: bool| GameFilter {
+            side: Some(1),
+            lost_at_least: (!in_play).then_some(9),
+            lost_in_play_at_least: in_play.then_some(9),
+            ..GameFilter::default()
+        };
+        assert!(matches(&games[0], &heavy(false)));
+        assert!(!matches(&games[0], &heavy(true)));
+        // The five General wins lost 12 Rebels each: five games in all, four in play.
+        assert_eq!(rate(&games, &heavy(false), None).interval.estimate, 0.5);
+        assert_eq!(rate(&games, &heavy(true), None).interval.estimate, 0.4);
     }
 }

@@ -29,6 +29,10 @@ pub struct GameStats {
     /// Pieces each side lost over the game, and in its first [`EARLY_PLIES`] plies.
     pub lost: [u32; 2],
     pub early_lost: [u32; 2],
+    /// Pieces each side lost after the game's opening: in the moves its players chose, not in the
+    /// random plies a study opens with.
+    #[serde(default)]
+    pub lost_in_play: [u32; 2],
     /// Pieces each side had at the end.
     pub left: [u32; 2],
     /// Ruleset features by name (chess: pawn structure at ply [`FEATURE_PLY`]).
@@ -103,6 +107,7 @@ fn replay<G: Game>(
     let material = |state: &G::State| game.material(state).unwrap_or([0, 0]);
     let initial = material(&states[0]);
     let early = material(&states[EARLY_PLIES.min(states.len() - 1)]);
+    let opened = material(&states[(record.opening as usize).min(states.len() - 1)]);
     let features = at_feature_ply(&states[FEATURE_PLY.min(states.len() - 1)]);
     // A capped game a judge decided reads as the judge's result; the record keeps the game as played.
     let (winner, reason) = match &record.adjudged {
@@ -127,6 +132,7 @@ fn replay<G: Game>(
         first,
         lost: [0, 1].map(|s| initial[s].saturating_sub(end[s])),
         early_lost: [0, 1].map(|s| initial[s].saturating_sub(early[s])),
+        lost_in_play: [0, 1].map(|s| opened[s].saturating_sub(end[s])),
         left: end,
         features,
         game_key: moves_key(&record.moves),
@@ -203,6 +209,21 @@ mod tests {
         // White's pawns on d2 and d5 are doubled; no pawn is isolated.
         assert_eq!(stats.features["doubled_pawns"], 1.0);
         assert_eq!(stats.features["isolated_pawns"], 0.0);
+    }
+
+    /// Pieces taken in the opening's plies (drawn at random, chosen by no player) count in `lost` but
+    /// not in `lost_in_play`; those taken after it count in both.
+    #[test]
+    fn losses_in_play_leave_out_the_opening() {
+        let (game, mut rec) = record("chess", &["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"]);
+        rec.opening = 3; // White's pawn took on d5 in the opening
+        let stats = game_stats(&game, &rec).unwrap();
+        assert_eq!(stats.lost, [1, 1]);
+        assert_eq!(stats.lost_in_play, [1, 0]);
+        rec.opening = 0;
+        assert_eq!(game_stats(&game, &rec).unwrap().lost_in_play, [1, 1]);
+        rec.opening = 99; // an opening longer than the game: nothing was lost in play
+        assert_eq!(game_stats(&game, &rec).unwrap().lost_in_play, [0, 0]);
     }
 
     #[test]

@@ -105,7 +105,10 @@ impl<K: PartialEq, V> Memo<K, V> {
 fn won_plies(m: &Measure) -> Option<usize> {
     let r = m.resolved();
     let g = r.given.as_ref()?;
-    let only_winner = g.side.is_none() && g.lost_at_least.is_none() && g.left_at_most.is_none();
+    let only_winner = g.side.is_none()
+        && g.lost_at_least.is_none()
+        && g.lost_in_play_at_least.is_none()
+        && g.left_at_most.is_none();
     match (&r.quantity, g.winner) {
         (Quantity::Mean(Metric::Plies), Some(Winner::Side(w))) if only_winner => Some(w),
         _ => None,

@@ -150,6 +150,8 @@ fn reproduce(w: &mut String, r: &StudyResults) {
                 if r.claims.iter().any(|c| c.readings.iter().any(|x| x.p_table.is_some())) {
                     "every reading of the findings table (docs/studies/README.md) on that kind; this study's own \
                      family is shown beside it"
+                } else if r.claims.iter().all(|c| c.readings.iter().all(|x| x.p_value.is_none())) {
+                    "none: no reading of this study carries a p value"
                 } else {
                     "this study's claims read on that kind"
                 }

@@ -294,8 +294,10 @@ pub fn run_study(
     let previous: Option<StudyResults> = load(&out.join("results.json"));
     let report = out.display().to_string();
     super::amendments::refuse_unamended(study, previous.as_ref().map(|p| p.claims.as_slice()), &report)?;
-    let mut done: Vec<CellResult> =
-        cells.iter().map(|c| load_cell(out, c).unwrap_or_else(|| empty(c))).collect();
+    let mut done: Vec<CellResult> = cells
+        .iter()
+        .map(|c| Ok(load_measured(study, out, c)?.unwrap_or_else(|| empty(c))))
+        .collect::<anyhow::Result<_>>()?;
     adjudicate_and_save(study, out, &mut done, options.threads, progress)?;
     let mut wanted: BTreeMap<String, u32> = cells.iter().map(|c| (c.id.clone(), c.games)).collect();
     let mut played = Vec::new();
@@ -368,6 +370,15 @@ pub fn run_study(
 
 /// Judges the capped games of `cells` the study's rule has not judged ([`super::adjudicate`]) and
 /// saves the cells it judged in.
+/// A saved cell with its games measured again from their records: the numbers a claim reads are a
+/// function of the moves, so a reading added since the cell was saved applies to it as a reread's does.
+fn load_measured(study: &LoadedStudy, out: &Path, cell: &Cell) -> anyhow::Result<Option<CellResult>> {
+    let Some(mut result) = load_cell(out, cell) else { return Ok(None) };
+    let game = &study.games[cell.variant];
+    result.stats = result.records.iter().map(|r| game_stats(game, r)).collect::<anyhow::Result<_>>()?;
+    Ok(Some(result))
+}
+
 fn adjudicate_and_save(
     study: &LoadedStudy,
     out: &Path,
@@ -462,7 +473,7 @@ pub fn run_cell(
             ids.join(", ")
         ))));
     };
-    let mut result = load_cell(out, cell).unwrap_or_else(|| empty(cell));
+    let mut result = load_measured(study, out, cell)?.unwrap_or_else(|| empty(cell));
     if result.records.len() as u32 >= cell.games {
         return Ok(false);
     }

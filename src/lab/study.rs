@@ -473,6 +473,7 @@ pub struct GameFilter {
     pub reason: Option<crate::game::Reason>,
     pub side: Option<usize>,
     pub lost_at_least: Option<u32>,
+    pub lost_in_play_at_least: Option<u32>,
     pub left_at_most: Option<u32>,
     pub plies_at_most: Option<u32>,
 }
@@ -494,11 +495,15 @@ pub struct Filter {
     /// An end reason (`captures`, `repetition`, `cap`, …).
     #[serde(default)]
     pub reason: Option<String>,
-    /// The side `lost_at_least` and `left_at_most` count pieces of.
+    /// The side `lost_at_least`, `lost_in_play_at_least` and `left_at_most` count pieces of.
     #[serde(default)]
     pub side: Option<String>,
     #[serde(default)]
     pub lost_at_least: Option<u32>,
+    /// Pieces lost after the opening, in the moves the players chose (a study's random opening plies
+    /// are nobody's play).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_in_play_at_least: Option<u32>,
     #[serde(default)]
     pub left_at_most: Option<u32>,
     #[serde(default)]
@@ -1001,8 +1006,10 @@ fn resolve_filter(study: &LoadedStudy, v: usize, f: &Filter) -> anyhow::Result<G
         None => None,
         Some(name) => Some(study.side_index(v, name).ok_or_else(|| not_a_side(name))?),
     };
-    if (f.lost_at_least.is_some() || f.left_at_most.is_some()) && side.is_none() {
-        bail!("lost_at_least and left_at_most need `side`");
+    let counts_pieces =
+        f.lost_at_least.is_some() || f.lost_in_play_at_least.is_some() || f.left_at_most.is_some();
+    if counts_pieces && side.is_none() {
+        bail!("lost_at_least, lost_in_play_at_least and left_at_most need `side`");
     }
     let reason = match &f.reason {
         None => None,
@@ -1016,6 +1023,7 @@ fn resolve_filter(study: &LoadedStudy, v: usize, f: &Filter) -> anyhow::Result<G
         reason,
         side,
         lost_at_least: f.lost_at_least,
+        lost_in_play_at_least: f.lost_in_play_at_least,
         left_at_most: f.left_at_most,
         plies_at_most: f.plies_at_most,
     })

@@ -288,6 +288,7 @@ fn line_score(solved: &SolverResult, g: &GameFilter, side: usize, names: [&str; 
 
 fn only_lost(f: &GameFilter) -> bool {
     f.lost_at_least.is_some()
+        && f.lost_in_play_at_least.is_none()
         && f.side.is_some()
         && f.winner.is_none()
         && f.left_at_most.is_none()
@@ -300,6 +301,7 @@ fn only_left(f: &GameFilter) -> bool {
         && f.side == Some(1)
         && f.winner.is_none()
         && f.lost_at_least.is_none()
+        && f.lost_in_play_at_least.is_none()
         && f.reason.is_none()
         && f.plies_at_most.is_none()
 }

@@ -179,6 +179,7 @@ fn game(n: usize, winner: Option<usize>, plies: u32, lost: [u32; 2]) -> GameStat
         first: 0,
         lost,
         early_lost: [0, 0],
+        lost_in_play: lost,
         left: [1 - lost[0].min(1), 16 - lost[1]],
         features: Default::default(),
         game_key: n as u64,
