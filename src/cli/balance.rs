@@ -153,6 +153,7 @@ pub fn run(args: &BalanceArgs) -> anyhow::Result<()> {
     };
     let threads = super::common::worker_threads(args.threads)?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from("studies").join(&study.study.name));
+    resume_from_record(&study, &out, threads, &file)?;
     if args.list_cells {
         let cells = crate::lab::missing_cells(&study, &out)?;
         let listed: Vec<serde_json::Value> =
@@ -241,6 +242,37 @@ fn findings(dir: &std::path::Path) -> anyhow::Result<()> {
     let table = crate::lab::report::studies_table(&studies);
     let cost = crate::lab::report::rerun_cost(&studies);
     println!("{short}\n{full}\n{table}\n{cost}");
+    Ok(())
+}
+
+/// A study folder that holds a record but no per-cell files (a clone's: they are not committed) is
+/// resumed from the record: its cells are restored from games.jsonl.gz first, so that the run plays
+/// only what the record lacks instead of playing it all again. A record the code no longer plays is
+/// refused, not played over.
+fn resume_from_record(
+    study: &crate::lab::study::LoadedStudy,
+    out: &std::path::Path,
+    threads: usize,
+    file: &std::path::Path,
+) -> anyhow::Result<()> {
+    let record = out.join("results.json").is_file() && out.join("games.jsonl.gz").is_file();
+    if !record || crate::lab::store::cells_dir(out).exists() {
+        return Ok(());
+    }
+    eprintln!("{}: restoring the record's cells from games.jsonl.gz, to resume it", out.display());
+    let (previous, records) = crate::lab::reread::load_record(out)?;
+    let options = RunOptions { threads, command: String::new(), file: file.to_path_buf() };
+    let finished = crate::lab::reread::reread(study, &previous, records, &options).map_err(|e| {
+        let stale = e.is::<crate::lab::reread::StaleRecord>();
+        let e = e.context(format!(
+            "{} holds a study's record that this run cannot resume; remove the folder, or name another with \
+             --out, to play the study from the start",
+            out.display()
+        ));
+        if stale { super::common::usage(e) } else { e }
+    })?;
+    let restored = crate::lab::reread::restore_cells(study, out, &finished)?;
+    eprintln!("{}: {restored} cells restored", out.display());
     Ok(())
 }
 

@@ -6,7 +6,7 @@
 
 use super::claims::{ClaimResult, Verdict, reread_verdict};
 use super::runner::StudyResults;
-use super::stats::{ALPHA, holm};
+use super::stats::{ALPHA, holm, holm_factor_for_new};
 use super::study::EvidenceKind;
 
 /// The findings table's rows as (study, claim) indices, in the table's order: CLAIMS.md's claims
@@ -58,10 +58,12 @@ pub fn correct_across(claims: &mut [&mut ClaimResult]) {
             .filter(|(_, _, reading)| reading.kind == kind)
             .filter_map(|(c, i, reading)| reading.p_value.map(|p| (c, i, p)))
             .collect();
-        let adjusted = holm(&tested.iter().map(|t| t.2).collect::<Vec<_>>());
+        let ps: Vec<f64> = tested.iter().map(|t| t.2).collect();
+        let (adjusted, factor) = (holm(&ps), holm_factor_for_new(&ps));
         for ((c, i, _), p) in tested.into_iter().zip(adjusted) {
             let reading = &mut claims[c].readings[i];
             reading.p_table = Some(p);
+            reading.holm_new = Some(factor);
             reading.adjusted =
                 if reading.raw.decisive() && p > ALPHA { Verdict::Inconclusive } else { reading.raw };
         }

@@ -304,10 +304,12 @@ fn cross_play(w: &mut String, r: &StudyResults) {
     let Some(first) = r.pairs.first() else { return };
     let _ = writeln!(
         w,
-        "### Cross-play\n\nOn `{}`, each opening of the book played twice, each rung in each seat; the score is the \
-         first rung's, its 95% Wilson interval on the games' worth of evidence the pairs give (*effective*: the pair \
-         is the unit).\n\n| rung a | rung b | games | effective | a's score |\n| --- | --- | ---: | ---: | --- |",
-        first.spec
+        "### Cross-play\n\nOn `{}`, every pair of rungs plays the same openings, the book's first {}, each twice, \
+         each rung in each seat; the score is the first rung's, its 95% Wilson interval on the games' worth of \
+         evidence the pairs give (*effective*: the pair is the unit).\n\n| rung a | rung b | games | effective | a's \
+         score |\n| --- | --- | ---: | ---: | --- |",
+        first.spec,
+        first.games.div_ceil(2)
     );
     for p in &r.pairs {
         let n = if p.effective > 0.0 { p.effective } else { p.games as f64 };

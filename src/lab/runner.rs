@@ -291,7 +291,9 @@ pub fn run_study(
     progress.note("fingerprinting the rules and agents");
     let prints = prints_in(study, out)?;
     let cells = schedule(study, &prints);
-    let previous: Option<StudyResults> = load(&out.join("results.json"));
+    // The report a run replaces: its amendments' verdicts before carry over. One that is there but
+    // cannot be read is refused, not dropped (those verdicts would be lost from the record).
+    let previous: Option<StudyResults> = previous_results(&out.join("results.json"))?;
     let report = out.display().to_string();
     super::amendments::refuse_unamended(study, previous.as_ref().map(|p| p.claims.as_slice()), &report)?;
     let mut done: Vec<CellResult> = cells
@@ -366,6 +368,18 @@ pub fn run_study(
         progress.note("a sequential claim is undecided: growing its cells for the next look");
         growing = true;
     }
+}
+
+/// The results.json at `path`: none where there is no file, an error where it does not read.
+fn previous_results(path: &Path) -> anyhow::Result<Option<StudyResults>> {
+    let Ok(text) = std::fs::read_to_string(path) else { return Ok(None) };
+    serde_json::from_str(&text).map(Some).map_err(|e| {
+        anyhow::anyhow!(
+            "{} is there but does not read as a study's results ({e}): it keeps the verdicts before each \
+             amendment, so the run stops rather than lose them; restore it (`git checkout` it) or move it away",
+            path.display()
+        )
+    })
 }
 
 /// Judges the capped games of `cells` the study's rule has not judged ([`super::adjudicate`]) and
@@ -725,9 +739,9 @@ pub fn machine() -> String {
         .unwrap_or_else(|| "an unnamed CPU".to_string());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let eight = if crate::nn::int8::available() {
-        "8-bit networks in 8 bits (AVX-512 VNNI)"
+        "a network asked for 8 bits computes in 8 bits here (AVX-512 VNNI); each rung's precision is its agent's"
     } else {
-        "no AVX-512 VNNI: a network asked for 8 bits computes in f32"
+        "no AVX-512 VNNI: a network asked for 8 bits computes in f32 here; each rung's precision is its agent's"
     };
     format!("{cpu}, {cores} cores; {eight}")
 }

@@ -24,13 +24,14 @@ const STEP: f64 = 0.005;
 /// Where the integration's lower tail is cut off, in standard deviations.
 const TAIL: f64 = 9.0;
 
-/// The O'Brien–Fleming-type spending function: the one-sided alpha spent by information fraction `t`.
-pub fn spent(t: f64) -> f64 {
+/// The O'Brien–Fleming-type spending function: the one-sided alpha spent by information fraction `t`
+/// of a design at one-sided level `alpha`.
+pub fn spent(t: f64, alpha: f64) -> f64 {
     if t <= 0.0 {
         return 0.0;
     }
-    let z = normal_quantile(1.0 - ONE_SIDED / 2.0);
-    (2.0 * normal_upper_tail(z / t.min(1.0).sqrt())).min(ONE_SIDED)
+    let z = normal_quantile(1.0 - alpha / 2.0);
+    (2.0 * normal_upper_tail(z / t.min(1.0).sqrt())).min(alpha)
 }
 
 /// A sequential design: looks at increasing multiples of a cell's planned games, with their
@@ -45,19 +46,28 @@ pub struct Design {
     /// crossed yet, on a grid from `grid_low` in steps of [`STEP`].
     densities: Vec<Vec<f64>>,
     grid_low: f64,
+    /// The one-sided level of each direction: [`ONE_SIDED`], or a replication's stricter one.
+    pub alpha: f64,
 }
 
 impl Design {
-    /// The design of `looks` (increasing, positive multiples of the planned games).
+    /// The design of `looks` (increasing, positive multiples of the planned games) at [`ONE_SIDED`].
     pub fn new(looks: &[f64]) -> Design {
+        Design::at_level(looks, ONE_SIDED)
+    }
+
+    /// The design of `looks` at one-sided level `alpha` per direction.
+    pub fn at_level(looks: &[f64], alpha: f64) -> Design {
         assert!(!looks.is_empty() && looks.windows(2).all(|w| w[0] < w[1]) && looks[0] > 0.0);
+        assert!(alpha > 0.0 && alpha <= ONE_SIDED);
         let last = *looks.last().expect("a look");
         let fractions: Vec<f64> = looks.iter().map(|l| l / last).collect();
         let grid_low = -TAIL;
         let mut design =
-            Design { looks: looks.to_vec(), boundaries: Vec::new(), densities: Vec::new(), grid_low };
+            Design { looks: looks.to_vec(), boundaries: Vec::new(), densities: Vec::new(), grid_low, alpha };
         for k in 0..fractions.len() {
-            let target = spent(fractions[k]) - if k == 0 { 0.0 } else { spent(fractions[k - 1]) };
+            let target =
+                spent(fractions[k], alpha) - if k == 0 { 0.0 } else { spent(fractions[k - 1], alpha) };
             let boundary = design.boundary_for(k, &fractions, target);
             design.boundaries.push(boundary);
             let density = design.density_after(k, &fractions, boundary);
@@ -66,15 +76,16 @@ impl Design {
         design
     }
 
-    /// The design of `looks`, computed once per process (a study reads its claims every round).
-    pub fn cached(looks: &[f64]) -> std::sync::Arc<Design> {
+    /// The design of `looks` at one-sided level `alpha`, computed once per process (a study reads its
+    /// claims every round).
+    pub fn cached(looks: &[f64], alpha: f64) -> std::sync::Arc<Design> {
         use std::collections::HashMap;
         use std::sync::{Arc, LazyLock, Mutex};
         type Cache = Mutex<HashMap<Vec<u64>, Arc<Design>>>;
         static DESIGNS: LazyLock<Cache> = LazyLock::new(Default::default);
-        let key: Vec<u64> = looks.iter().map(|l| l.to_bits()).collect();
+        let key: Vec<u64> = looks.iter().chain([&alpha]).map(|l| l.to_bits()).collect();
         let mut designs = DESIGNS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        designs.entry(key).or_insert_with(|| Arc::new(Design::new(looks))).clone()
+        designs.entry(key).or_insert_with(|| Arc::new(Design::at_level(looks, alpha))).clone()
     }
 
     /// A single look: the fixed design, boundary 1.96.
@@ -146,7 +157,7 @@ impl Design {
     /// `z` (at the last look, whatever `z`).
     pub fn p_at(&self, k: usize, z: f64) -> f64 {
         let fractions = self.fractions();
-        let before = if k == 0 { 0.0 } else { spent(fractions[k - 1]) };
+        let before = if k == 0 { 0.0 } else { spent(fractions[k - 1], self.alpha) };
         (before + self.crossing(k, z)).min(1.0)
     }
 }

@@ -12,7 +12,7 @@
 use super::claims::{ClaimResult, Reading, Verdict};
 use super::decide::power_quantile;
 use super::runner::StudyResults;
-use super::stats::Z95;
+use super::stats::{Z95, normal_quantile};
 use super::study::EvidenceKind;
 
 /// An open claim: what would settle it, and at what price.
@@ -117,27 +117,68 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
         }
         _ => String::new(),
     };
+    let cells = match reading.cells.as_slice() {
+        [] => String::new(),
+        [one] => format!(" in its cell ({one})"),
+        many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
+    };
+    // A replication filed and not yet played: the next run plays its first look.
+    if let Some([first, last]) = reading.replication {
+        let price = price(results, &reading.cells, first as f64);
+        let most = if last > first { format!(", of at most {last} at its last look") } else { String::new() };
+        return (
+            format!(
+                "{corrected}its replication, filed as an amendment, plays its first look on the next run (`rebel-zero \
+                 balance` on the study resumes it): {first} fresh games{cells}{most}"
+            ),
+            price,
+        );
+    }
     match (reading.games, reading.to_decide) {
-        (Some(read), Some(needed)) if needed > read => {
+        (Some(read), Some(needed)) if needed > read && next_look => {
             let extra = needed - read;
-            let price = price(results, &reading.cells, extra);
-            let cells = match reading.cells.as_slice() {
-                [] => String::new(),
-                [one] => format!(" in its cell ({one})"),
-                many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
+            (
+                format!(
+                    "{corrected}{needed:.0} games per cell at the measured effect (power 0.8), {read:.0} read: {extra:.0} more{cells}{design}"
+                ),
+                price(results, &reading.cells, extra),
+            )
+        }
+        // A design whose last look is read (a fixed design's only one) allows no more games: reading the
+        // same games again at a new look would spend its level twice. More evidence is a replication
+        // of fresh games, read alone, sized for the level Holm's correction leaves it.
+        (Some(read), Some(needed)) if needed > read => {
+            // A replication joins the reading's family as one more member: Holm's factor for it at
+            // the level it must pass (none recorded: the fixed design's level).
+            let multiplier = reading.holm_new.unwrap_or(1.0);
+            let fresh = replication_games(needed, multiplier);
+            let level = if multiplier > 1.0 {
+                format!(
+                    ", at one-sided {:.5}: 2.5% over {multiplier:.0}, the factor Holm's correction would give it as one \
+                     more reading of its family",
+                    0.025 / multiplier
+                )
+            } else {
+                String::new()
             };
-            // A design played to its last look allows no more games: more need a new design, filed.
-            let beyond = if at_last_look(reading) {
-                "its sequential design has played its last look, so more games need a new design filed as an \
-                 amendment: a fixed design would need "
+            let trend = if reading.rungs.starts_with("every rated rung") {
+                " and a fresh cross-play to rate them (the price counts the rungs' cells alone; the runner replicates \
+                 level tests, not yet trends)"
             } else {
                 ""
             };
+            let design = match reading.look.as_deref() {
+                Some(look) if look.starts_with("replication") => "its replication",
+                Some(_) => "its sequential design",
+                None => "its fixed design",
+            };
             (
                 format!(
-                    "{corrected}{beyond}{needed:.0} games per cell at the measured effect (power 0.8), {read:.0} read: {extra:.0} more{cells}{design}"
+                    "{corrected}{design} has read its last look undecided ({read:.0} games per cell), and those games cannot \
+                     be read again at a new look without spending its level twice: a replication, filed as an amendment, \
+                     of {fresh:.0} fresh games{cells}{trend} (power 0.8 at the measured effect{level})"
                 ),
-                price,
+                price(results, &reading.cells, fresh),
             )
         }
         (Some(read), _) if !corrected.is_empty() => (
@@ -162,11 +203,11 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
     }
 }
 
-/// Whether a sequential reading stopped at its design's last look (`look K of K …`).
-fn at_last_look(reading: &Reading) -> bool {
-    let Some(look) = reading.look.as_deref() else { return false };
-    let words: Vec<&str> = look.split_whitespace().collect();
-    matches!(words.as_slice(), ["look", k, "of", n, ..] if k == n)
+/// The fresh games a replication needs per cell for power 0.8 at the effect that `needed` games would
+/// detect at one-sided 2.5%, where the test must instead reach 2.5% / `multiplier`.
+fn replication_games(needed: f64, multiplier: f64) -> f64 {
+    let z = normal_quantile(1.0 - 0.025 / multiplier.max(1.0)) + (power_quantile() - Z95);
+    (needed * (z / power_quantile()).powi(2)).ceil()
 }
 
 /// What would show a verdict that moves between rungs stable or a curve: the cross-play that would
@@ -425,7 +466,8 @@ mod tests {
         assert_eq!(games_to_separate(0.0, 30.0, -40.0, 100.0), None);
     }
 
-    /// A design played to its last look says that more games need a new design; one short of it says
+    /// A design played to its last look says that more games need a replication of fresh games, sized
+    /// for the level Holm leaves it, and a filed one that it plays next; one short of its last look says
     /// that its next look plays; a reading Holm demotes says so, with both p values.
     #[test]
     fn more_games_say_where_the_design_stands_and_what_holm_did() {
@@ -438,10 +480,24 @@ mod tests {
         reading.adjusted = Verdict::Inconclusive;
         (reading.p_value, reading.p_table) = (Some(0.013), Some(0.051));
         (reading.games, reading.to_decide) = (Some(3200.0), Some(3857.0));
+        reading.holm_new = Some(14.0);
         reading.look = Some("look 4 of 4 (8× the planned games): decided".into());
         let (text, _) = more_games(&results, &reading);
         assert!(text.contains("says contradicted (p = 0.013)") && text.contains("p = 0.051 after"), "{text}");
-        assert!(text.contains("last look") && text.contains("3857 games per cell"), "{text}");
+        // 3857 games at one-sided 2.5% are 6931 fresh ones at 2.5% / 14: (Φ⁻¹(1 − 0.025 / 14) +
+        // Φ⁻¹(0.8))² / 2.8016² × 3857 (Python's statistics.NormalDist).
+        assert!(text.contains("read its last look undecided (3200 games per cell)"), "{text}");
+        assert!(text.contains("replication, filed as an amendment, of 6931 fresh games"), "{text}");
+        assert!(text.contains("at one-sided 0.00179: 2.5% over 14"), "{text}");
+        // Filed and not yet played, the replication is what the next run plays.
+        reading.replication = Some([1750, 7000]);
+        let (text, _) = more_games(&results, &reading);
+        assert!(text.contains("plays its first look on the next run"), "{text}");
+        assert!(
+            text.contains("1750 fresh games") && text.contains("of at most 7000 at its last look"),
+            "{text}"
+        );
+        reading.replication = None;
         reading.look =
             Some("look 2 of 4 (2× the planned games): undecided; the next look is still to play".into());
         (reading.raw, reading.adjusted) = (Verdict::Inconclusive, Verdict::Inconclusive);

@@ -358,9 +358,41 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
     adjusted
 }
 
+/// The factor Holm's step-down would give one more reading added to the family of `p`, at the p it
+/// needs to pass at [`ALPHA`]: it passes when `factor · p ≤ ALPHA`, the factor being one more than the
+/// readings whose p lies above `ALPHA / factor` (the fixed point, found from the Bonferroni factor
+/// down). A replication of a family's reading is sized for it (the readings below are taken to pass).
+pub fn holm_factor_for_new(p: &[f64]) -> f64 {
+    let mut factor = p.len() + 1;
+    loop {
+        let level = ALPHA / factor as f64;
+        let next = 1 + p.iter().filter(|&&q| q > level).count();
+        if next >= factor {
+            return factor as f64;
+        }
+        factor = next;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A new reading at just under `ALPHA` over the factor passes Holm's correction in the grown
+    /// family, and one just over it does not.
+    #[test]
+    fn the_factor_for_a_new_reading_is_where_holm_passes_it() {
+        let family = [0.001, 0.02, 0.5, 1e-9, 0.3];
+        let factor = holm_factor_for_new(&family);
+        assert_eq!(factor, 4.0, "0.02, 0.5, 0.3 and itself lie above 0.05 / 4");
+        let passes = |p: f64| {
+            let mut grown = family.to_vec();
+            grown.push(p);
+            holm(&grown)[family.len()] <= ALPHA
+        };
+        assert!(passes(ALPHA / factor * 0.999) && !passes(ALPHA / factor * 1.001));
+        assert_eq!(holm_factor_for_new(&[]), 1.0);
+    }
 
     fn close(interval: Interval, low: f64, high: f64) {
         assert!(

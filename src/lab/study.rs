@@ -263,6 +263,38 @@ pub struct Claim {
     /// ([`super::sequential`]).
     #[serde(default)]
     pub sequential: Option<Vec<f64>>,
+    /// A replication, filed as an amendment once the claim's design was played out undecided: the
+    /// claim is read again on one ladder from fresh games only, at looks of their own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replication: Option<Replication>,
+}
+
+/// Fresh games for a claim whose design has read its last look undecided. Reading the old games again
+/// at a new look would spend the test's level a second time (its type-I error would grow with every
+/// look added after the fact), so a replication reads only the games each cell plays after the first
+/// `after` × its planned games, at `looks` of its own (a fixed design for one look, else a
+/// group-sequential one, as [`Claim::sequential`]), and the old games stay in the report beside it.
+/// Until its first look is played the claim keeps the verdict of the design it replaces.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Replication {
+    /// The ladder it plays: `network`, `rollout` or `search`.
+    pub ladder: EvidenceKind,
+    /// The games of each cell it leaves unread, as a multiple of the cell's planned games: those the
+    /// replaced design read.
+    pub after: f64,
+    /// Looks, as multiples of the planned games counted from `after` (`[17.5]`: one look at 7,000 new
+    /// games in each 400-game cell), with O'Brien–Fleming-type alpha spending where there are several.
+    pub looks: Vec<f64>,
+    /// The one-sided level of each direction (0.025 unless given). A replication sized for the level
+    /// Holm's correction leaves a reading gives it here, so that its design stops where the corrected
+    /// verdict would decide, not at a crossing the correction then overturns.
+    #[serde(default = "one_sided")]
+    pub alpha: f64,
+}
+
+fn one_sided() -> f64 {
+    super::sequential::ONE_SIDED
 }
 
 impl Claim {
@@ -271,13 +303,17 @@ impl Claim {
     /// ([`super::amendments`]).
     pub fn print(&self) -> String {
         use sha2::{Digest, Sha256};
-        let what = serde_json::json!({
+        let mut what = serde_json::json!({
             "definition": self.definition.trim(),
             "test": self.test,
             "exact": self.exact,
             "sequential": self.sequential,
             "lab_reading": self.lab_reading,
         });
+        // Only where there is one, so that the prints of claims without a replication stay as recorded.
+        if let Some(replication) = &self.replication {
+            what["replication"] = serde_json::json!(replication);
+        }
         let digest = Sha256::digest(what.to_string().as_bytes());
         digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
     }
@@ -784,12 +820,34 @@ impl Study {
 /// Looks are increasing positive multiples of the planned games, and a claim that reads every rung or
 /// a proof has none.
 fn check_sequential(claim: &Claim) -> anyhow::Result<()> {
-    let Some(looks) = &claim.sequential else { return Ok(()) };
-    if looks.is_empty() || looks.len() > 12 {
-        bail!("give 1 to 12 looks (multiples of the planned games, e.g. [1, 2, 4, 8])");
+    if let Some(replication) = &claim.replication {
+        check_looks(&replication.looks).context("replication")?;
+        if !(replication.alpha > 0.0 && replication.alpha <= super::sequential::ONE_SIDED) {
+            bail!("replication: `alpha` is a one-sided level above 0 and at most 0.025");
+        }
+        if !(replication.after.is_finite() && replication.after > 0.0) {
+            bail!("replication: `after` must be the positive multiple of the planned games already read");
+        }
+        if matches!(replication.ladder, EvidenceKind::Exact) {
+            bail!("replication: a proof is not replicated; name a ladder (network, rollout or search)");
+        }
+        if matches!(claim.test, ClaimTest::Trend { .. }) {
+            bail!(
+                "replication: a trend reads the cross-play's ratings, which a replication does not play again"
+            );
+        }
     }
-    if looks[0] <= 0.0 || looks.windows(2).any(|w| w[0] >= w[1]) || looks.iter().any(|l| !l.is_finite()) {
-        bail!("looks must be increasing positive multiples of the planned games, e.g. [1, 2, 4, 8]");
+    let Some(looks) = &claim.sequential else {
+        return check_test_has_looks(claim, claim.replication.is_some());
+    };
+    check_looks(looks)?;
+    check_test_has_looks(claim, true)
+}
+
+/// What a claim with looks (a sequential design or a replication) may be.
+fn check_test_has_looks(claim: &Claim, has_looks: bool) -> anyhow::Result<()> {
+    if !has_looks {
+        return Ok(());
     }
     match &claim.test {
         ClaimTest::Solver { .. } | ClaimTest::WinsGained { .. } => {
@@ -798,6 +856,16 @@ fn check_sequential(claim: &Claim) -> anyhow::Result<()> {
         ClaimTest::Threshold { every_skill: true, .. } => bail!("a test at every rung has no looks"),
         _ => Ok(()),
     }
+}
+
+fn check_looks(looks: &[f64]) -> anyhow::Result<()> {
+    if looks.is_empty() || looks.len() > 12 {
+        bail!("give 1 to 12 looks (multiples of the planned games, e.g. [1, 2, 4, 8])");
+    }
+    if looks[0] <= 0.0 || looks.windows(2).any(|w| w[0] >= w[1]) || looks.iter().any(|l| !l.is_finite()) {
+        bail!("looks must be increasing positive multiples of the planned games, e.g. [1, 2, 4, 8]");
+    }
+    Ok(())
 }
 
 /// A date as `YYYY-MM-DD`.

@@ -25,14 +25,16 @@ pub use read::{Unit, filter_words, measure_words, show, show_mean};
 pub use rules::MIN_CONDITIONAL;
 pub use trend::pair_units;
 
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 
 use super::decide::{Side, Strength, games_to_decide, power_quantile};
 use super::ratings::Rating;
 use super::schedule::cell_id;
-use super::sequential::{Design, follow};
-use super::stats::{ALPHA, holm, normal_quantile};
-use super::study::{Amendment, Claim, ClaimTest, EvidenceKind, Ladder, Measure};
+use super::sequential::{Design, ONE_SIDED, follow};
+use super::stats::{ALPHA, holm, holm_factor_for_new, normal_quantile};
+use super::study::{Amendment, Claim, ClaimTest, EvidenceKind, Ladder, Measure, Replication};
 use crate::seed::fnv1a;
 use read::Measured;
 use rules::{Plan, Test};
@@ -145,6 +147,15 @@ pub struct Reading {
     /// The top rung and the one below it, where the cross-play does not tell them apart in rating.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unseparated: Option<Gap>,
+    /// The factor Holm's correction would give one more reading of this one's family, at the level it
+    /// must pass ([`crate::lab::stats::holm_factor_for_new`]): the table's family where the studies are
+    /// read together, else the study's. A replication is sized for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holm_new: Option<f64>,
+    /// The fresh games per cell a replication filed for this reading's claim reads at its first look
+    /// and at its last, while the first are still to play (the reading is then the replaced design's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replication: Option<[u32; 2]>,
 }
 
 impl Reading {
@@ -173,6 +184,8 @@ impl Reading {
             next: Vec::new(),
             cells: Vec::new(),
             unseparated: None,
+            holm_new: None,
+            replication: None,
         }
     }
 }
@@ -359,10 +372,12 @@ pub fn judge_all(evidence: &Evidence) -> Vec<ClaimResult> {
             .filter(|(_, _, reading)| reading.kind == kind)
             .filter_map(|(c, i, reading)| reading.p_value.map(|p| (c, i, p)))
             .collect();
-        let adjusted = holm(&tested.iter().map(|t| t.2).collect::<Vec<_>>());
+        let ps: Vec<f64> = tested.iter().map(|t| t.2).collect();
+        let (adjusted, factor) = (holm(&ps), holm_factor_for_new(&ps));
         for ((c, i, _), p) in tested.into_iter().zip(adjusted) {
             let reading = &mut results[c].readings[i];
             reading.p_holm = Some(p);
+            reading.holm_new = Some(factor);
             reading.adjusted =
                 if reading.raw.decisive() && p > ALPHA { Verdict::Inconclusive } else { reading.raw };
         }
@@ -376,14 +391,20 @@ pub fn judge_all(evidence: &Evidence) -> Vec<ClaimResult> {
 /// Judges one claim on every kind of evidence (the verdict is set by [`judge_all`]).
 fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
     let study = evidence.study;
-    let design = claim.sequential.as_deref().map(Design::cached);
+    let design = claim.sequential.as_deref().map(|looks| Design::cached(looks, ONE_SIDED));
     let mut readings = evidence.exact_readings(claim);
     match &claim.test {
         ClaimTest::Trend { .. } => readings.extend(trend_reading(evidence, claim, design.as_deref())),
         ClaimTest::Solver { .. } | ClaimTest::WinsGained { .. } => {}
         test => {
             for ladder in study.ladders.iter().rev() {
-                readings.extend(ladder_reading(evidence, ladder, design.as_deref(), test));
+                let reading = ladder_reading(evidence, ladder, design.as_deref(), test, 0.0);
+                match claim.replication.as_ref().filter(|r| r.ladder == ladder.kind) {
+                    None => readings.extend(reading),
+                    Some(replication) => {
+                        readings.extend(replicated_readings(evidence, ladder, replication, test, reading))
+                    }
+                }
             }
         }
     }
@@ -418,13 +439,53 @@ fn describe_design(design: &Design) -> String {
     )
 }
 
+/// A claim's readings on `ladder` under a replication: once its first look is played, its reading of
+/// the fresh games, which decides, beside the `replaced` design's reading; until then the replaced
+/// reading alone, which grows the cells for that look. Both stay in Holm's family: the replication
+/// is one more test of the claim, and the family's correction counts it.
+fn replicated_readings(
+    evidence: &Evidence,
+    ladder: &Ladder,
+    replication: &Replication,
+    test: &ClaimTest,
+    replaced: Option<Reading>,
+) -> Vec<Reading> {
+    let design = Design::cached(&replication.looks, replication.alpha);
+    if let Some(mut reading) = ladder_reading(evidence, ladder, Some(&design), test, replication.after) {
+        reading.rungs = format!("{}, replication on fresh games", reading.rungs);
+        reading.look =
+            reading.look.map(|look| format!("replication at one-sided {}, {look}", replication.alpha));
+        return std::iter::once(reading).chain(replaced).collect();
+    }
+    let Some(mut reading) = replaced else { return Vec::new() };
+    let Some(&top) = ladder.rungs.last() else { return vec![reading] };
+    let games_at = |look: f64| games_of(evidence.planned(top), replication.after, look);
+    let first = games_at(replication.looks[0]);
+    reading.next = reading.cells.iter().map(|id| (id.clone(), first.end as u32)).collect();
+    let filed = format!(
+        "a replication is filed: its first look reads games {}–{} of each cell, {} fresh games, still to play",
+        first.start + 1,
+        first.end,
+        first.len()
+    );
+    reading.look = Some(match reading.look {
+        Some(look) => format!("{look}; {filed}"),
+        None => filed,
+    });
+    let last = games_at(*replication.looks.last().expect("a look"));
+    reading.replication = Some([first.len() as u32, last.len() as u32]);
+    vec![reading]
+}
+
 /// A level test read on one ladder: at its rung (the top unless the measure names one; every rung for
-/// a threshold at every skill), at the claim's looks where it has a sequential design.
+/// a threshold at every skill), at the claim's looks where it has a sequential design, over the games
+/// each cell plays after the first `skip` × its planned games (0 but for a replication).
 fn ladder_reading(
     evidence: &Evidence,
     ladder: &Ladder,
     design: Option<&Design>,
     test: &ClaimTest,
+    skip: f64,
 ) -> Option<Reading> {
     let measures = level_measures(test);
     let every = matches!(test, ClaimTest::Threshold { every_skill: true, .. });
@@ -439,7 +500,7 @@ fn ladder_reading(
     } else {
         measures.iter().copied().zip(rungs.iter().copied()).collect()
     };
-    let read = |multiple: f64, whole: bool| measured_at(evidence, &pairs, multiple, whole);
+    let read = |multiple: f64, whole: bool| measured_at(evidence, &pairs, skip, multiple, whole);
     let top = *rungs.iter().max_by_key(|&&r| ladder.rungs.iter().position(|&x| x == r))?;
     let planned_last = design.map_or(1.0, |d| *d.looks.last().expect("a look"));
     let plan = Plan { games: evidence.planned(top) * planned_last };
@@ -454,7 +515,7 @@ fn ladder_reading(
         }
         Some(design) => sequential_reading(ladder.kind, labels, design, &|k| {
             read(design.looks[k], true).map(|ms| {
-                let cells: Vec<(String, u32)> = grow_cells(evidence, &measures, rungs, design, k);
+                let cells: Vec<(String, u32)> = grow_cells(evidence, &measures, rungs, design, k, skip);
                 (level_test(test, &ms, &plan).into_owned_parts(), cells)
             })
         })?,
@@ -464,7 +525,7 @@ fn ladder_reading(
     let unfinished = measures
         .iter()
         .zip(rungs.iter().cycle())
-        .map(|(m, &r)| evidence.unfinished_share(m, r, (evidence.planned(r) * multiple).round() as usize))
+        .map(|(m, &r)| evidence.unfinished_share(m, r, games_of(evidence.planned(r), skip, multiple)))
         .fold(0.0, f64::max);
     reading.unfinished = (unfinished > 0.0).then_some(unfinished);
     reading.cells = measures
@@ -473,6 +534,8 @@ fn ladder_reading(
         .map(|(m, &r)| cell_id(&m.variant, &evidence.study.labels[r]))
         .collect();
     if at_top && !every {
+        // The rung compared with is read from its first game at the same looks, a replication's
+        // too: a check that can only withhold a verdict needs no games of its own.
         reading.below = below_reading(evidence, ladder, test, &measures, design);
         reading.curve = skill_curve(evidence, ladder, test, &measures);
         reading.unseparated = unseparated_top(evidence, ladder);
@@ -485,17 +548,26 @@ fn ladder_reading(
 fn measured_at(
     evidence: &Evidence,
     pairs: &[(&Measure, usize)],
+    skip: f64,
     multiple: f64,
     whole: bool,
 ) -> Option<Vec<Measured>> {
     pairs
         .iter()
         .map(|&(m, r)| {
-            let games = (evidence.planned(r) * multiple).round() as usize;
+            let games = games_of(evidence.planned(r), skip, multiple);
+            let wanted = games.len();
             let measured = evidence.measure(m, r, games)?;
-            (!whole || measured.games as usize >= games).then_some(measured)
+            (!whole || measured.games as usize >= wanted).then_some(measured)
         })
         .collect()
+}
+
+/// The games a look reads of a cell with `planned` games: `multiple` × those, after the first `skip`
+/// × those.
+fn games_of(planned: f64, skip: f64, multiple: f64) -> Range<usize> {
+    let from = (planned * skip).round() as usize;
+    from..(planned * (skip + multiple)).round() as usize
 }
 
 /// The test down `ladder` from its top rung, through each next rung down that the ratings separate
@@ -519,7 +591,7 @@ fn skill_curve(
         .map_while(|rung| {
             let games = evidence.planned(rung) as usize;
             let ms: Vec<Measured> =
-                measures.iter().map(|m| evidence.measure(m, rung, games)).collect::<Option<_>>()?;
+                measures.iter().map(|m| evidence.measure(m, rung, 0..games)).collect::<Option<_>>()?;
             let t = level_test(test, &ms, &Plan { games: evidence.planned(rung) });
             let raw = gate(decide_fixed(&t).raw, &t);
             let values: Vec<(f64, f64, f64)> = ms
@@ -570,14 +642,15 @@ fn grow_cells(
     rungs: &[usize],
     design: &Design,
     k: usize,
+    skip: f64,
 ) -> Vec<(String, u32)> {
-    let Some(next) = design.looks.get(k + 1) else { return Vec::new() };
+    let Some(&next) = design.looks.get(k + 1) else { return Vec::new() };
     measures
         .iter()
         .zip(rungs.iter().cycle())
         .map(|(m, &r)| {
             let id = cell_id(&m.variant, &evidence.study.labels[r]);
-            (id, (evidence.planned(r) * next).round() as u32)
+            (id, games_of(evidence.planned(r), skip, next).end as u32)
         })
         .collect()
 }
@@ -651,7 +724,7 @@ fn below_reading(
     let (below, why, step) = compared_rung(evidence, ladder)?;
     let label = evidence.study.labels[below].clone();
     let pairs: Vec<(&Measure, usize)> = measures.iter().map(|&m| (m, below)).collect();
-    let read = |multiple: f64, whole: bool| measured_at(evidence, &pairs, multiple, whole);
+    let read = |multiple: f64, whole: bool| measured_at(evidence, &pairs, 0.0, multiple, whole);
     let (measurement, raw, look, next) = match design {
         None => {
             let ms = read(1.0, false)?;
@@ -664,16 +737,33 @@ fn below_reading(
             let rungs = vec![below; measures.len()];
             let reading = sequential_reading(ladder.kind, label.clone(), design, &|k| {
                 read(design.looks[k], true).map(|ms| {
-                    let cells = grow_cells(evidence, measures, &rungs, design, k);
+                    let cells = grow_cells(evidence, measures, &rungs, design, k, 0.0);
                     (level_test(test, &ms, &plan).into_owned_parts(), cells)
                 })
-            })?;
-            (reading.0.measurement, reading.0.raw, reading.0.look, reading.0.next)
+            });
+            match reading {
+                Some((reading, _)) => (reading.measurement, reading.raw, reading.look, reading.next),
+                // A replication's first look may reach past the games this rung holds: until they are
+                // played it withholds a verdict the top decides, and grows its cells once the top has.
+                None => {
+                    let games = games_of(evidence.planned(below), 0.0, design.looks[0]).end as u32;
+                    let next: Vec<(String, u32)> =
+                        measures.iter().map(|m| (cell_id(&m.variant, &label), games)).collect();
+                    let measurement = format!("its first look ({games} games a cell) is still to play");
+                    (measurement, Verdict::NotYetStable, None, next)
+                }
+            }
         }
     };
     // No rung separated from the top: the verdict cannot be shown stable, whatever that rung reads.
     let raw = if step { raw } else { Verdict::NotYetStable };
     Some(Below { rung: label, measurement, raw, why, look, next })
+}
+
+/// A reading's p value, none where its games are too few to test (insufficient data): a test not
+/// made is no member of Holm's family, and prints no p.
+fn tested(raw: Verdict, p: f64) -> Option<f64> {
+    (raw != Verdict::InsufficientData).then_some(p)
 }
 
 /// A reading with a single look.
@@ -684,7 +774,7 @@ fn fixed_reading(kind: EvidenceKind, rungs: String, test: &Test) -> Reading {
     let (to_decide, detectable) = power(test.games, test.independent, test.se, &test.unit, z, tests);
     let raw = gate(decided.raw, test);
     Reading {
-        p_value: Some(decided.p_value),
+        p_value: tested(raw, decided.p_value),
         games: Some(test.games),
         to_decide,
         detectable,
@@ -751,7 +841,7 @@ fn sequential_reading(
         (false, false) => "undecided; the next look is still to play",
     };
     let reading = Reading {
-        p_value: Some((2.0 * stop.p_one_sided).min(1.0)),
+        p_value: tested(gated, (2.0 * stop.p_one_sided).min(1.0)),
         games: Some(owned.games),
         to_decide,
         detectable,

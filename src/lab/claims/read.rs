@@ -2,6 +2,8 @@
 //! interval family) with a line of text, over the first games of the cell that the reading's design
 //! allows.
 
+use std::ops::Range;
+
 use super::super::aggregate::{matches, metric_mean, rate, side_score};
 use super::super::analysis::GameStats;
 use super::super::decide::Spread;
@@ -24,11 +26,12 @@ pub struct Measured {
 
 impl Measured {
     /// The share of the games read that count as independent (1 for a mean, whose clusters are its
-    /// own matter, and for exact values).
+    /// own matter, and for exact values): over the games that finished, since those stopped at the
+    /// ply cap are left out for another reason than repeating others.
     pub fn independent(&self) -> f64 {
         match self.spread {
-            Spread::Proportion { n, .. } if !self.conditional && self.games > 0.0 => {
-                (n / self.games).min(1.0)
+            Spread::Proportion { n, .. } if !self.conditional && self.qualifying > 0 => {
+                (n / self.qualifying as f64).min(1.0)
             }
             _ => 1.0,
         }
@@ -67,23 +70,24 @@ impl Unit {
 }
 
 impl Evidence<'_> {
-    /// The share of the first `games` games of rung `skill`'s cell on measure `m`'s variant that were
+    /// The share of the games `games` of rung `skill`'s cell on measure `m`'s variant that were
     /// stopped at the ply cap (unfinished, left out of every reading).
-    pub fn unfinished_share(&self, m: &Measure, skill: usize, games: usize) -> f64 {
+    pub fn unfinished_share(&self, m: &Measure, skill: usize, games: Range<usize>) -> f64 {
         let Some(all) = self.games(m.resolved().variant, skill) else { return 0.0 };
-        let all = &all[..games.min(all.len())];
+        let all = &all[games.start.min(all.len())..games.end.min(all.len())];
         all.iter().filter(|g| g.unfinished()).count() as f64 / all.len().max(1) as f64
     }
 
-    /// Measure `m` on rung `skill`, over the first `games` games of its cell; `None` when the cell is
-    /// not there.
-    pub fn measure(&self, m: &Measure, skill: usize, games: usize) -> Option<Measured> {
+    /// Measure `m` on rung `skill`, over the games `games` of its cell (by index: `0..400` its first
+    /// 400, a replication's the ones played after those read before); `None` when the cell is not
+    /// there.
+    pub fn measure(&self, m: &Measure, skill: usize, games: Range<usize>) -> Option<Measured> {
         let r = m.resolved();
         if r.quantity.only_from_tables() {
             return None;
         }
         let all = self.games(r.variant, skill)?;
-        let all = &all[..games.min(all.len())];
+        let all = &all[games.start.min(all.len())..games.end.min(all.len())];
         // Games stopped at the ply cap are unfinished: read on the games that ended by the rules.
         let finished: Vec<&GameStats> = all.iter().filter(|g| !g.unfinished()).collect();
         let subset: Vec<GameStats> = finished
@@ -93,6 +97,9 @@ impl Evidence<'_> {
             .collect();
         let unfinished = all.len() - finished.len();
         let at = format!("{}@{}", m.variant, self.study.labels[skill]);
+        // A replication's games are named, so that no reader takes them for the cell's first ones.
+        let at =
+            if games.start > 0 { format!("{at} (games {}–{})", games.start + 1, games.end) } else { at };
         let mut left_out = String::new();
         let adjudicated = all.iter().filter(|g| g.adjudicated()).count();
         if adjudicated > 0 {

@@ -969,3 +969,86 @@ fn a_margin_where_no_table_reads_it_is_refused() {
         assert!(format!("{error:#}").contains("margin"), "{refused}: {error:#}");
     }
 }
+
+/// Games `from..from + count` of a cell: `wins` (General, Rebels) in each hundred, the rest draws.
+fn hundreds_from(from: usize, count: usize, wins: [usize; 2]) -> Vec<GameStats> {
+    (0..count / 100)
+        .flat_map(|b| {
+            games(100, wins, 40, [0, 0]).into_iter().map(move |mut g| {
+                g.game_key += (from + 100 * b) as u64;
+                g.cluster += (from + 100 * b) as u64;
+                g
+            })
+        })
+        .collect()
+}
+
+/// A replication filed after a design read its last look undecided reads only the games played
+/// after that design's: until its first look is played the claim keeps the replaced reading, which
+/// grows the cells to the look; once played, its reading of the fresh games decides, beside the
+/// replaced one, and Holm's correction counts both; the old games, however they lean, are not read
+/// again.
+#[test]
+fn a_replication_reads_only_fresh_games_and_joins_the_family() {
+    let claim = "[[claims]]\nid = \"C2\"\nquote = \"q\"\ntest = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }\nsequential = [1, 2]\nreplication = { ladder = \"rollout\", after = 2, looks = [4] }\n";
+    let s = study(&["a"], &[("mcts:sims=8", 100)], claim);
+    let judge = |cell: Vec<GameStats>| {
+        let stats = [vec![cell]];
+        Fixture::new(&s, &stats).judge().remove(0)
+    };
+    // The replaced design's two looks, on the bound: undecided at its last.
+    let filed = judge(hundreds_from(0, 200, [50, 50]));
+    assert_eq!(filed.readings.len(), 1, "{filed:?}");
+    let reading = &filed.readings[0];
+    assert_eq!(reading.replication, Some([400, 400]));
+    assert!(
+        reading.look.as_deref().is_some_and(|l| l.contains("look 2 of 2") && l.contains("games 201–600"))
+    );
+    assert_eq!(filed.growth(), vec![(cell_id("a", "r0"), 600)], "the cell grows to the replication's look");
+    assert_eq!(filed.verdict, Verdict::Inconclusive);
+    // Fresh games that lean to the Rebels decide it, read alone.
+    let mut cell = hundreds_from(0, 200, [50, 50]);
+    cell.extend(hundreds_from(200, 400, [38, 62]));
+    let played = judge(cell);
+    assert_eq!(played.readings.len(), 2, "{played:?}");
+    let (fresh, replaced) = (&played.readings[0], &played.readings[1]);
+    assert!(
+        fresh.rungs.contains("replication") && fresh.measurement.contains("(games 201–600)"),
+        "{fresh:?}"
+    );
+    assert_eq!((fresh.raw, played.verdict), (Verdict::Supported, Verdict::Supported));
+    assert_eq!(replaced.raw, Verdict::Inconclusive, "the replaced reading stays its last look's");
+    let (p, holm) = (fresh.p_value.unwrap(), fresh.p_holm.unwrap());
+    assert!((holm - 2.0 * p).abs() < 1e-12, "Holm over both readings: {p} → {holm}");
+    assert!(played.growth().is_empty());
+    // Old games that lean hard to the Rebels are not read again: fresh games on the bound decide nothing.
+    let mut cell = hundreds_from(0, 200, [20, 80]);
+    cell.extend(hundreds_from(200, 400, [50, 50]));
+    let fresh_only = judge(cell);
+    assert_eq!(fresh_only.readings[0].raw, Verdict::Inconclusive, "{fresh_only:?}");
+    assert_eq!(fresh_only.verdict, Verdict::Inconclusive);
+}
+
+/// A replication names a ladder and the games it leaves unread, and replicates no trend (whose
+/// ratings it would have to play again) and no proof.
+#[test]
+fn a_replication_is_checked() {
+    let claim = |replication: &str, test: &str| {
+        format!(
+            "[[variants]]\nname = \"a\"\nspec = \"sixteen-rebels\"\n[[skills]]\nagent = \"mcts:sims=8\"\ngames = 100\n[[claims]]\nid = \"C2\"\nquote = \"q\"\ntest = {test}\nreplication = {replication}\n"
+        )
+    };
+    let level = "{ kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }";
+    let trend = "{ kind = \"trend\", measure = { variant = \"a\", side = \"rebels\" }, direction = \"rises\", margin = 1.0 }";
+    let load = |text: String| Study::from_text(&format!("name = \"t\"\nseed = 1\nmin_games = 1\n{text}"));
+    assert!(load(claim("{ ladder = \"rollout\", after = 1, looks = [2] }", level)).is_ok());
+    for (replication, test, says) in [
+        ("{ ladder = \"rollout\", after = 0, looks = [2] }", level, "after"),
+        ("{ ladder = \"rollout\", after = 1, looks = [2, 1] }", level, "increasing"),
+        ("{ ladder = \"exact\", after = 1, looks = [2] }", level, "proof"),
+        ("{ ladder = \"rollout\", after = 1, looks = [2] }", trend, "trend"),
+    ] {
+        let error = format!("{:#}", load(claim(replication, test)).expect_err("refused"));
+        assert!(error.contains(says), "{replication} {test}: {error}");
+    }
+}
