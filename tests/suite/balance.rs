@@ -178,6 +178,40 @@ fn a_stopped_study_resumes_and_plays_only_what_is_missing() {
     assert!(run_study(&fewer, &dir, &options, &Silent, &|_| Ok(())).unwrap().results.played.is_empty());
 }
 
+/// A study folder holding a record but no per-cell files (a clone's: they are not committed) resumes
+/// from the record: the cells come back from games.jsonl.gz and nothing is played again. A results.json
+/// that does not read is refused (it keeps the verdicts before each amendment), not dropped.
+#[test]
+fn a_record_without_its_cells_resumes_from_its_games_file() {
+    let dir = scratch("balance-record-resume");
+    let file = dir.join("tiny.toml");
+    std::fs::write(&file, TINY).unwrap();
+    let out = dir.join("out");
+    let run = || balance(&[file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "2"]);
+    let first = run();
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let games = std::fs::read(out.join("games.jsonl.gz")).unwrap();
+    std::fs::remove_dir_all(out.join("cells")).unwrap();
+    std::fs::remove_file(out.join("games.jsonl")).unwrap();
+    let second = run();
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(second.status.success(), "{said}");
+    assert!(
+        said.contains("restoring the record's cells from games.jsonl.gz")
+            && said.contains("7 cells restored"),
+        "{said}"
+    );
+    let printed = String::from_utf8_lossy(&second.stdout);
+    assert!(printed.contains("(0 played now"), "{printed}");
+    assert_eq!(std::fs::read(out.join("games.jsonl.gz")).unwrap(), games, "the same games");
+    // A results.json that does not read stops the run, naming the file; nothing is played.
+    std::fs::write(out.join("results.json"), "{ not json").unwrap();
+    let refused = run();
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{said}");
+    assert!(said.contains("results.json is there but does not read") && !said.contains("panicked"), "{said}");
+}
+
 /// A cell is saved a round of games at a time, not only once whole: while the first game after the
 /// first round plays, the cell's file holds that round's 32 games.
 #[test]

@@ -357,7 +357,8 @@ fn match_sprt_stops_when_the_pairs_decide() {
     let args = ["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--book", SIXTEEN_GAMES];
     // Without --games, each of the book's openings (its largest cell's: C2's and C8's designs grew it) at most once.
     let book = sixteen_book_openings();
-    let printed = stdout(&run(&[&args[..], &["--sprt=-2,2"]].concat()));
+    // Bounds one Elo apart: equal players stay far from either bound over the whole book.
+    let printed = stdout(&run(&[&args[..], &["--sprt=-0.5,0.5"]].concat()));
     assert!(
         printed.contains(&format!("no decision after {book} pairs, the most --games allows")),
         "{printed}"
