@@ -743,10 +743,19 @@ fn reading_detail(w: &mut String, x: &super::claims::Reading) {
     if let Some(look) = &x.look {
         let _ = writeln!(w, "  - sequential: {look}");
     }
-    let games = x.games.map(|g| format!("{g:.0} games per cell read"));
-    let decide = match (x.to_decide, x.raw) {
-        (Some(g), _) => Some(format!("{g:.0} games per cell would decide it at the measured effect (power 0.8)")),
-        (None, v) if !v.decisive() && x.games.is_some() => {
+    let games = x.games.map(|g| match x.fresh_to_decide {
+        Some(_) => {
+            format!("{g:.0} games per cell played (those that repeat the games it replicates left out)")
+        }
+        None => format!("{g:.0} games per cell read"),
+    });
+    let decide = match (x.to_decide, x.fresh_to_decide, x.raw) {
+        (Some(g), _, _) => Some(format!("{g:.0} games per cell would decide it at the measured effect (power 0.8)")),
+        (None, Some(g), v) if !v.decisive() => Some(format!(
+            "more of these games would not decide it (they repeat the games it replicates); {g:.0} independent games \
+             per cell, from openings none of them played, would at the measured effect (power 0.8)"
+        )),
+        (None, _, v) if !v.decisive() && x.games.is_some() => {
             Some("more games would not decide it (they repeat one another, or the estimate sits on the rule's bound)".to_string())
         }
         _ => None,

@@ -536,6 +536,19 @@ fn grow_cell(
         );
     }
     progress.note(&format!("playing {} (games {}–{})", cell.id, result.records.len() + 1, games));
+    // A book settles for fewer openings than asked when its candidates run out; past its end the
+    // games deal its openings again, and agents that play a position alike repeat earlier games,
+    // which no reading counts as new evidence. Said before the CPU is spent, not only after.
+    let dealt = cell.openings_for(games);
+    if cell.opening > 0 && !book.lines.is_empty() && dealt > book.lines.len() {
+        progress.note(&format!(
+            "{}: its {games} games ask for {dealt} openings and the book of {} holds {}: the games past them \
+             repeat its openings (a longer opening gives a larger book)",
+            cell.id,
+            study.study.variants[cell.variant].name,
+            book.lines.len()
+        ));
+    }
     let game = &study.games[cell.variant];
     let agent = &study.agents[cell.skill];
     let opponent = cell.opponent.as_ref().map_or(agent, |(b, _)| &study.agents[*b]);

@@ -126,6 +126,15 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
     if let Some([first, last]) = reading.replication {
         let price = price(results, &reading.cells, first as f64);
         let most = if last > first { format!(", of at most {last} at its last look") } else { String::new() };
+        let spent = spent_books(results, &reading.cells);
+        let most = if spent.is_empty() {
+            most
+        } else {
+            format!(
+                "{most}; but the book has run out ({}), so those games would repeat games it replicates",
+                spent.join("; ")
+            )
+        };
         return (
             format!(
                 "{corrected}its replication, filed as an amendment, plays its first look on the next run (`rebel-zero \
@@ -148,35 +157,25 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
         // same games again at a new look would spend its level twice. More evidence is a replication
         // of fresh games, read alone, sized for the level Holm's correction leaves it.
         (Some(read), Some(needed)) if needed > read => {
-            // A replication joins the reading's family as one more member: Holm's factor for it at
-            // the level it must pass (none recorded: the fixed design's level).
-            let multiplier = reading.holm_new.unwrap_or(1.0);
-            let fresh = replication_games(needed, multiplier);
-            let level = if multiplier > 1.0 {
-                format!(
-                    ", at one-sided {:.5}: 2.5% over {multiplier:.0}, the factor Holm's correction would give it as one \
-                     more reading of its family",
-                    0.025 / multiplier
-                )
-            } else {
-                String::new()
-            };
-            let trend = if reading.rungs.starts_with("every rated rung") {
-                " and a fresh cross-play to rate them (the price counts the rungs' cells alone; the runner replicates \
-                 level tests, not yet trends)"
-            } else {
-                ""
-            };
-            let design = match reading.look.as_deref() {
-                Some(look) if look.starts_with("replication") => "its replication",
-                Some(_) => "its sequential design",
-                None => "its fixed design",
-            };
+            let (fresh, text) = replication(results, reading, needed, false);
             (
                 format!(
-                    "{corrected}{design} has read its last look undecided ({read:.0} games per cell), and those games cannot \
-                     be read again at a new look without spending its level twice: a replication, filed as an amendment, \
-                     of {fresh:.0} fresh games{cells}{trend} (power 0.8 at the measured effect{level})"
+                    "{corrected}{} has read its last look undecided ({read:.0} games per cell), and those games cannot \
+                     be read again at a new look without spending its level twice: {text}",
+                    design_of(reading)
+                ),
+                price(results, &reading.cells, fresh),
+            )
+        }
+        // Games that repeat one another: more of them add nothing, whatever the design allows.
+        (Some(read), None) if reading.fresh_to_decide.is_some() => {
+            let needed = reading.fresh_to_decide.unwrap_or_default();
+            let (fresh, text) = replication(results, reading, needed, true);
+            (
+                format!(
+                    "{corrected}{} has played {read:.0} games per cell, and they repeat the games it replicates, so that more of them \
+                     add nothing: {text}",
+                    design_of(reading)
                 ),
                 price(results, &reading.cells, fresh),
             )
@@ -201,6 +200,78 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
         }
         (None, _) => (format!("no games read it: {}", reading.measurement), None),
     }
+}
+
+/// The design a reading was read under, in words.
+fn design_of(reading: &Reading) -> &'static str {
+    match reading.look.as_deref() {
+        Some(look) if look.starts_with("replication") => "its replication",
+        Some(_) => "its sequential design",
+        None => "its fixed design",
+    }
+}
+
+/// The replication that would decide `reading` where `needed` fresh (independent) games per cell would
+/// at one-sided 2.5%: its games per cell, and the words for it. It joins the reading's family as one
+/// more member, so it must pass the level Holm's factor leaves it (none recorded: the fixed design's).
+/// `repeats`: the games read repeat one another, so the replication's must open as none of them did.
+fn replication(results: &StudyResults, reading: &Reading, needed: f64, repeats: bool) -> (f64, String) {
+    let multiplier = reading.holm_new.unwrap_or(1.0);
+    let fresh = replication_games(needed, multiplier);
+    let level = if multiplier > 1.0 {
+        format!(
+            ", at one-sided {:.5}: 2.5% over {multiplier:.0}, the factor Holm's correction would give it as one more \
+             reading of its family",
+            0.025 / multiplier
+        )
+    } else {
+        String::new()
+    };
+    let trend = if reading.rungs.starts_with("every rated rung") {
+        " and a fresh cross-play to rate them (the price counts the rungs' cells alone; the runner replicates level \
+         tests, not yet trends)"
+    } else {
+        ""
+    };
+    let cells = match reading.cells.as_slice() {
+        [] => String::new(),
+        [one] => format!(" in its cell ({one})"),
+        many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
+    };
+    let spent = spent_books(results, &reading.cells);
+    let openings = match (spent.is_empty(), repeats) {
+        (true, false) => String::new(),
+        (true, true) => " from openings none of its games played".to_string(),
+        (false, _) => format!(
+            " on variants of its rules that open with more plies (a variant's own `opening`, filed with it), since its \
+             games have played every opening of the book ({}) and \
+             more of them would repeat games already read",
+            spent.join("; ")
+        ),
+    };
+    let kind = if repeats { "independent" } else { "fresh" };
+    (
+        fresh,
+        format!(
+            "a replication, filed as an amendment, of {fresh:.0} {kind} games{cells}{openings}{trend} (power 0.8 at the \
+             measured effect{level})"
+        ),
+    )
+}
+
+/// The books of `cells`' variants that have run out, each as "VARIANT: N openings": a book settles for
+/// fewer openings than a cell of its variant asked for (a cell's own games take one opening each)
+/// when its candidates run out, and games past it repeat its openings.
+fn spent_books(results: &StudyResults, cells: &[String]) -> Vec<String> {
+    cells
+        .iter()
+        .filter_map(|id| {
+            let variant = &results.cells.iter().find(|c| &c.id == id)?.variant;
+            let book = results.books.iter().find(|b| &b.variant == variant && b.openings > 0)?;
+            let asked = results.cells.iter().filter(|c| &c.variant == variant).map(|c| c.games).max()?;
+            (asked as usize > book.openings).then(|| format!("{variant}: {} openings", book.openings))
+        })
+        .collect()
 }
 
 /// The fresh games a replication needs per cell for power 0.8 at the effect that `needed` games would
@@ -489,6 +560,25 @@ mod tests {
         assert!(text.contains("read its last look undecided (3200 games per cell)"), "{text}");
         assert!(text.contains("replication, filed as an amendment, of 6931 fresh games"), "{text}");
         assert!(text.contains("at one-sided 0.00179: 2.5% over 14"), "{text}");
+        // A cell played past its book (which settled for fewer openings) needs longer openings.
+        reading.cells = vec!["general-first@net-16".into()];
+        assert!(!more_games(&results, &reading).0.contains("more plies"));
+        let mut short = results.clone();
+        short.books[0].openings = 100;
+        let (text, _) = more_games(&short, &reading);
+        assert!(
+            text.contains("open with more plies") && text.contains("the book (general-first: 100 openings)"),
+            "{text}"
+        );
+        // A replication whose games repeat the games it replicates prices independent games.
+        let mut repeated = reading.clone();
+        (repeated.to_decide, repeated.fresh_to_decide) = (None, Some(3857.0));
+        repeated.look =
+            Some("replication at one-sided 0.00178, look 4 of 4: the last look, undecided".into());
+        let (text, hours) = more_games(&results, &repeated);
+        assert!(text.contains("its replication has played 3200 games per cell, and they repeat"), "{text}");
+        assert!(text.contains("of 6931 independent games"), "{text}");
+        assert!(hours.is_some());
         // Filed and not yet played, the replication is what the next run plays.
         reading.replication = Some([1750, 7000]);
         let (text, _) = more_games(&results, &reading);

@@ -70,6 +70,7 @@ impl Evidence<'_> {
                 text: figure.text.clone(),
                 games: 0.0,
                 qualifying: 0,
+                repeats: 0,
                 conditional: false,
                 unit,
             })
@@ -211,6 +212,7 @@ impl Evidence<'_> {
             text,
             games: 0.0,
             qualifying: 0,
+            repeats: 0,
             conditional: false,
             unit,
         })

@@ -113,6 +113,11 @@ pub struct Reading {
     pub games: Option<f64>,
     #[serde(default)]
     pub to_decide: Option<f64>,
+    /// Where a replication's games repeat the games it replicates (its cells played past their
+    /// book), so that more of them add nothing: the independent games per cell, from openings none of
+    /// them played, that would decide it, as `to_decide` would.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fresh_to_decide: Option<f64>,
     #[serde(default)]
     pub detectable: Option<String>,
     /// Where a sequential reading stopped.
@@ -174,6 +179,7 @@ impl Reading {
             weak: None,
             games: None,
             to_decide: None,
+            fresh_to_decide: None,
             detectable: None,
             look: None,
             below: None,
@@ -338,25 +344,33 @@ fn gate(raw: Verdict, test: &Test) -> Verdict {
 }
 
 /// The power statements of a statistic with standard error `se` read on `games` games per cell with
-/// leaning strength `z`: the games per cell a fixed design would need for that verdict (power 0.8,
-/// each of `tests` one-sided tests at 2.5% / `tests`), and the smallest effect these games detect.
-fn power(
-    games: f64,
-    independent: f64,
-    se: f64,
-    unit: &Unit,
-    z: f64,
-    tests: f64,
-) -> (Option<f64>, Option<String>) {
+/// leaning strength `z`, `independent` the share of them that are independent, `repeats` whether
+/// some are a replication's repeats of the games it replicates.
+struct Power {
+    /// The games per cell a fixed design would need for that verdict (power 0.8, each of `tests`
+    /// one-sided tests at 2.5% / `tests`), where more of the same games add information.
+    to_decide: Option<f64>,
+    /// For a replication that played past its book: the independent games per cell that would.
+    fresh_to_decide: Option<f64>,
+    /// The smallest effect these games detect.
+    detectable: Option<String>,
+}
+
+fn power(games: f64, independent: f64, repeats: bool, se: f64, unit: &Unit, z: f64, tests: f64) -> Power {
     let needed_z =
         normal_quantile(1.0 - 0.025 / tests.max(1.0)) + (power_quantile() - normal_quantile(0.975));
-    // Where most games repeat one another (no opening, deterministic agents) more of them add nothing.
-    let grows = independent >= 0.5;
-    let to_decide = games_to_decide(games, z)
-        .filter(|_| grows)
-        .map(|g| (g * (needed_z / power_quantile()).powi(2)).ceil());
+    let scale = |g: f64| (g * (needed_z / power_quantile()).powi(2)).ceil();
+    let (to_decide, fresh_to_decide) = if repeats {
+        // A replication's games past its book repeat the games it replicates: more of them add
+        // nothing, and games from new openings, each independent, are what the information asks.
+        (None, games_to_decide(games * independent, z).map(scale))
+    } else {
+        // Where most games repeat one another (no opening, deterministic agents) more of them add
+        // nothing.
+        (games_to_decide(games, z).filter(|_| independent >= 0.5).map(scale), None)
+    };
     let detectable = (se.is_finite() && se > 0.0).then(|| unit.show(needed_z * se));
-    (to_decide, detectable)
+    Power { to_decide, fresh_to_decide, detectable }
 }
 
 /// Judges every claim of the study, with Holm's correction across the claims read on each kind of
@@ -771,12 +785,14 @@ fn fixed_reading(kind: EvidenceKind, rungs: String, test: &Test) -> Reading {
     let decided = decide_fixed(test);
     let (side, z) = decided.strength.leaning();
     let tests = if side == Side::Contradict { test.contradict_tests } else { 1.0 };
-    let (to_decide, detectable) = power(test.games, test.independent, test.se, &test.unit, z, tests);
+    let Power { to_decide, fresh_to_decide, detectable } =
+        power(test.games, test.independent, test.repeats, test.se, &test.unit, z, tests);
     let raw = gate(decided.raw, test);
     Reading {
         p_value: tested(raw, decided.p_value),
         games: Some(test.games),
         to_decide,
+        fresh_to_decide,
         detectable,
         ..Reading::new(kind, rungs, test.text.clone(), raw)
     }
@@ -788,6 +804,7 @@ pub struct Owned {
     strength: Strength,
     games: f64,
     independent: f64,
+    repeats: bool,
     se: f64,
     unit: Unit,
     reachable: bool,
@@ -801,6 +818,7 @@ impl Test<'_> {
             text: self.text,
             games: self.games,
             independent: self.independent,
+            repeats: self.repeats,
             se: self.se,
             unit: self.unit,
             reachable: self.reachable,
@@ -834,7 +852,8 @@ fn sequential_reading(
     } else {
         decided
     };
-    let (to_decide, detectable) = power(owned.games, owned.independent, owned.se, &owned.unit, stop.z, 1.0);
+    let Power { to_decide, fresh_to_decide, detectable } =
+        power(owned.games, owned.independent, owned.repeats, owned.se, &owned.unit, stop.z, 1.0);
     let state = match (stop.crossed, last) {
         (true, _) => "decided",
         (false, true) => "the last look, undecided",
@@ -844,6 +863,7 @@ fn sequential_reading(
         p_value: tested(gated, (2.0 * stop.p_one_sided).min(1.0)),
         games: Some(owned.games),
         to_decide,
+        fresh_to_decide,
         detectable,
         look: Some(format!(
             "look {} of {} ({}× the planned games, boundary z = {:.2}, statistic z = {:.2}): {state}",

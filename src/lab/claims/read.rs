@@ -2,6 +2,7 @@
 //! interval family) with a line of text, over the first games of the cell that the reading's design
 //! allows.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use super::super::aggregate::{matches, metric_mean, rate, side_score};
@@ -15,10 +16,13 @@ use super::evidence::Evidence;
 pub struct Measured {
     pub spread: Spread,
     pub text: String,
-    /// The games of the cell it was read on, and the games its estimate is taken over (fewer with
-    /// `given`).
+    /// The games of the cell it was read on (a replication's as played, fresh or not), and the games
+    /// its estimate is taken over (fewer with `given`, games stopped at the cap, a replication's
+    /// repeats).
     pub games: f64,
     pub qualifying: u32,
+    /// A replication's games left out as repeats of the games it replicates.
+    pub repeats: u32,
     /// Set for statistics over a subset of games (`given`).
     pub conditional: bool,
     pub unit: Unit,
@@ -28,13 +32,17 @@ impl Measured {
     /// The share of the games read that count as independent (1 for a mean, whose clusters are its
     /// own matter, and for exact values): over the games that finished, since those stopped at the
     /// ply cap are left out for another reason than repeating others.
+    /// A replication's repeats of the games it replicates count as games read that are not
+    /// independent.
     pub fn independent(&self) -> f64 {
-        match self.spread {
+        let among_read = match self.spread {
             Spread::Proportion { n, .. } if !self.conditional && self.qualifying > 0 => {
                 (n / self.qualifying as f64).min(1.0)
             }
             _ => 1.0,
-        }
+        };
+        let fresh = if self.games > 0.0 { 1.0 - self.repeats as f64 / self.games } else { 1.0 };
+        among_read * fresh
     }
 }
 
@@ -73,8 +81,8 @@ impl Evidence<'_> {
     /// The share of the games `games` of rung `skill`'s cell on measure `m`'s variant that were
     /// stopped at the ply cap (unfinished, left out of every reading).
     pub fn unfinished_share(&self, m: &Measure, skill: usize, games: Range<usize>) -> f64 {
-        let Some(all) = self.games(m.resolved().variant, skill) else { return 0.0 };
-        let all = &all[games.start.min(all.len())..games.end.min(all.len())];
+        let Some(cell) = self.games(m.resolved().variant, skill) else { return 0.0 };
+        let (all, _) = fresh_games(cell, games);
         all.iter().filter(|g| g.unfinished()).count() as f64 / all.len().max(1) as f64
     }
 
@@ -86,10 +94,11 @@ impl Evidence<'_> {
         if r.quantity.only_from_tables() {
             return None;
         }
-        let all = self.games(r.variant, skill)?;
-        let all = &all[games.start.min(all.len())..games.end.min(all.len())];
+        let cell = self.games(r.variant, skill)?;
+        let played = games.end.min(cell.len()).saturating_sub(games.start);
+        let (all, repeats) = fresh_games(cell, games.clone());
         // Games stopped at the ply cap are unfinished: read on the games that ended by the rules.
-        let finished: Vec<&GameStats> = all.iter().filter(|g| !g.unfinished()).collect();
+        let finished: Vec<&GameStats> = all.iter().copied().filter(|g| !g.unfinished()).collect();
         let subset: Vec<GameStats> = finished
             .iter()
             .filter(|g| r.given.as_ref().is_none_or(|f| matches(g, f)))
@@ -101,6 +110,11 @@ impl Evidence<'_> {
         let at =
             if games.start > 0 { format!("{at} (games {}–{})", games.start + 1, games.end) } else { at };
         let mut left_out = String::new();
+        if repeats > 0 {
+            left_out += &format!(
+                "; {repeats} of {played} games open as a game they replicate did, not fresh, left out"
+            );
+        }
         let adjudicated = all.iter().filter(|g| g.adjudicated()).count();
         if adjudicated > 0 {
             let length = matches!(r.quantity, Quantity::Mean(Metric::Plies));
@@ -160,12 +174,26 @@ impl Evidence<'_> {
         Some(Measured {
             spread,
             text: text + &left_out,
-            games: all.len() as f64,
+            games: played as f64,
             qualifying: n,
+            repeats: repeats as u32,
             conditional: m.given.is_some(),
             unit,
         })
     }
+}
+
+/// The games `games` of a cell that a reading reads, and how many it leaves out as repeats. A
+/// replication (a range after the cell's first games) reads fresh games only: a game that opens as one
+/// of the games it replicates did is no new evidence (agents that play a position alike repeat that
+/// game), so it is left out.
+fn fresh_games(cell: &[GameStats], games: Range<usize>) -> (Vec<&GameStats>, usize) {
+    let start = games.start.min(cell.len());
+    let window = &cell[start..games.end.min(cell.len())];
+    let replicated: HashSet<u64> = cell[..start].iter().map(|g| g.cluster).collect();
+    let fresh: Vec<&GameStats> = window.iter().filter(|g| !replicated.contains(&g.cluster)).collect();
+    let repeats = window.len() - fresh.len();
+    (fresh, repeats)
 }
 
 /// A proportion estimated over clustered games: Wilson's interval on the effective number.

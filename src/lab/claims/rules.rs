@@ -25,6 +25,9 @@ pub struct Test<'a> {
     /// repeat, from no opening, count once): more games of a cell that repeats add nothing.
     pub games: f64,
     pub independent: f64,
+    /// Whether some of the games are a replication's repeats of the games it replicates (left out):
+    /// more games of its book would repeat more of them.
+    pub repeats: bool,
     /// Whether the planned games could reach every verdict the rule names.
     pub reachable: bool,
     /// A conditional statistic with fewer than [`MIN_CONDITIONAL`] qualifying games.
@@ -58,6 +61,7 @@ fn base<'a>(text: String, rule: Box<dyn Fn(Side, f64) -> bool + 'a>, measures: &
         unit: measures[0].unit.clone(),
         games: measures.iter().map(|m| m.games).fold(f64::INFINITY, f64::min),
         independent: measures.iter().map(|m| m.independent()).fold(1.0, f64::min),
+        repeats: measures.iter().any(|m| m.repeats > 0),
         reachable: true,
         insufficient: measures.iter().any(|m| m.conditional && m.qualifying < MIN_CONDITIONAL),
     }
@@ -273,6 +277,7 @@ pub fn trend<'a>(
         unit: Unit::Of("points per 100 Elo".to_string()),
         games,
         independent: 1.0,
+        repeats: false,
         // One bound splits the verdicts, so a precise enough slope reaches either side of it.
         reachable: true,
         insufficient: false,

@@ -21,6 +21,7 @@ fn share(successes: f64, n: f64) -> Measured {
         text: String::new(),
         games: n,
         qualifying: n as u32,
+        repeats: 0,
         conditional: false,
         unit: Unit::Points,
     }
@@ -1027,6 +1028,30 @@ fn a_replication_reads_only_fresh_games_and_joins_the_family() {
     let fresh_only = judge(cell);
     assert_eq!(fresh_only.readings[0].raw, Verdict::Inconclusive, "{fresh_only:?}");
     assert_eq!(fresh_only.verdict, Verdict::Inconclusive);
+    // Games that open as the replaced ones did (a book played past its end) are not fresh: copies
+    // of the old games leaning hard to the Rebels are left out, and the fresh ones, near the bound,
+    // decide nothing; the look still counts every game played.
+    let mut cell = hundreds_from(0, 200, [50, 50]);
+    cell.extend(hundreds_from(200, 200, [45, 55]));
+    cell.extend(hundreds_from(0, 200, [20, 80]));
+    let copies = judge(cell);
+    let reading = &copies.readings[0];
+    assert!(
+        reading.measurement.contains("200 of 400 games open as a game they replicate did"),
+        "{reading:?}"
+    );
+    assert!(reading.measurement.contains("(n=200)"), "{reading:?}");
+    assert_eq!(reading.raw, Verdict::Inconclusive, "{copies:?}");
+    assert!(copies.growth().is_empty(), "the look is played: {copies:?}");
+    // More of these games would repeat more of them: the power is priced in independent games.
+    assert_eq!(reading.to_decide, None, "{reading:?}");
+    assert!(reading.fresh_to_decide.is_some_and(|g| g > 200.0), "{reading:?}");
+    // Without repeats, the same fresh games price more of themselves.
+    let mut cell = hundreds_from(0, 200, [50, 50]);
+    cell.extend(hundreds_from(200, 200, [45, 55]));
+    cell.extend(hundreds_from(400, 200, [45, 55]));
+    let fresh = &judge(cell).readings[0];
+    assert!(fresh.to_decide.is_some() && fresh.fresh_to_decide.is_none(), "{fresh:?}");
 }
 
 /// A replication names a ladder and the games it leaves unread, and replicates no trend (whose
