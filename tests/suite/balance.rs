@@ -1006,3 +1006,37 @@ fn a_study_resumed_after_its_table_is_built_keeps_its_book() {
     let listed = run(&["balance", file, "--out", out_text, "--list-cells"]);
     assert_eq!(String::from_utf8_lossy(&listed.stdout).trim(), "[]", "{}", said(&listed));
 }
+
+/// A cell whose games ask for more openings than its book could admit (a 1-ply opening of a small
+/// board has a few) says so before it plays them: the games past the book repeat its openings.
+#[test]
+fn a_cell_played_past_its_book_says_so_before_playing() {
+    let dir = scratch("balance-past-the-book");
+    let rules = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/rules/four-by-four.toml");
+    let file = dir.join("small.toml");
+    let study = |games: u32| {
+        format!(
+            "name = \"small\"\nseed = 5\nmin_games = 2\n[opening]\nplies = 1\n\
+             [[variants]]\nname = \"small\"\nspec = \"file:{rules}\"\n\
+             [[skills]]\nagent = \"random\"\ngames = {games}\n"
+        )
+    };
+    let run = |games: u32, out: &str| {
+        std::fs::write(&file, study(games)).unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_rebel-zero"))
+            .args(["balance", file.to_str().unwrap(), "--out", dir.join(out).to_str().unwrap()])
+            .env("REBEL_ZERO_CACHE", dir.join("cache"))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let within = run(2, "within");
+    assert!(!within.contains("repeat its openings"), "{within}");
+    let past = run(12, "past");
+    assert!(
+        past.contains("small@random: its 12 games ask for 12 openings and the book of small holds 3")
+            && past.contains("the games past them repeat its openings"),
+        "{past}"
+    );
+}
