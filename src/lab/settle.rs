@@ -117,11 +117,7 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
         }
         _ => String::new(),
     };
-    let cells = match reading.cells.as_slice() {
-        [] => String::new(),
-        [one] => format!(" in its cell ({one})"),
-        many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
-    };
+    let cells = cells_words(reading);
     // A replication filed and not yet played: the next run plays its first look.
     if let Some([first, last]) = reading.replication {
         let price = price(results, &reading.cells, first as f64);
@@ -202,6 +198,15 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
     }
 }
 
+/// The cells a reading's games come from, in words (" in each of its 2 cells (…)").
+fn cells_words(reading: &Reading) -> String {
+    match reading.cells.as_slice() {
+        [] => String::new(),
+        [one] => format!(" in its cell ({one})"),
+        many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
+    }
+}
+
 /// The design a reading was read under, in words.
 fn design_of(reading: &Reading) -> &'static str {
     match reading.look.as_deref() {
@@ -233,11 +238,7 @@ fn replication(results: &StudyResults, reading: &Reading, needed: f64, repeats: 
     } else {
         ""
     };
-    let cells = match reading.cells.as_slice() {
-        [] => String::new(),
-        [one] => format!(" in its cell ({one})"),
-        many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
-    };
+    let cells = cells_words(reading);
     let spent = spent_books(results, &reading.cells);
     let openings = match (spent.is_empty(), repeats) {
         (true, false) => String::new(),

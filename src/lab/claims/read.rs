@@ -82,7 +82,7 @@ impl Evidence<'_> {
     /// stopped at the ply cap (unfinished, left out of every reading).
     pub fn unfinished_share(&self, m: &Measure, skill: usize, games: Range<usize>) -> f64 {
         let Some(cell) = self.games(m.resolved().variant, skill) else { return 0.0 };
-        let (all, _) = fresh_games(cell, games);
+        let (all, _) = fresh_games(cell, &games);
         all.iter().filter(|g| g.unfinished()).count() as f64 / all.len().max(1) as f64
     }
 
@@ -95,8 +95,8 @@ impl Evidence<'_> {
             return None;
         }
         let cell = self.games(r.variant, skill)?;
-        let played = games.end.min(cell.len()).saturating_sub(games.start);
-        let (all, repeats) = fresh_games(cell, games.clone());
+        let (all, played) = fresh_games(cell, &games);
+        let repeats = played - all.len();
         // Games stopped at the ply cap are unfinished: read on the games that ended by the rules.
         let finished: Vec<&GameStats> = all.iter().copied().filter(|g| !g.unfinished()).collect();
         let subset: Vec<GameStats> = finished
@@ -183,17 +183,15 @@ impl Evidence<'_> {
     }
 }
 
-/// The games `games` of a cell that a reading reads, and how many it leaves out as repeats. A
+/// The games `games` of a cell that a reading reads, and how many of them were played. A
 /// replication (a range after the cell's first games) reads fresh games only: a game that opens as one
 /// of the games it replicates did is no new evidence (agents that play a position alike repeat that
 /// game), so it is left out.
-fn fresh_games(cell: &[GameStats], games: Range<usize>) -> (Vec<&GameStats>, usize) {
+fn fresh_games<'c>(cell: &'c [GameStats], games: &Range<usize>) -> (Vec<&'c GameStats>, usize) {
     let start = games.start.min(cell.len());
     let window = &cell[start..games.end.min(cell.len())];
     let replicated: HashSet<u64> = cell[..start].iter().map(|g| g.cluster).collect();
-    let fresh: Vec<&GameStats> = window.iter().filter(|g| !replicated.contains(&g.cluster)).collect();
-    let repeats = window.len() - fresh.len();
-    (fresh, repeats)
+    (window.iter().filter(|g| !replicated.contains(&g.cluster)).collect(), window.len())
 }
 
 /// A proportion estimated over clustered games: Wilson's interval on the effective number.
