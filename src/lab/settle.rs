@@ -117,12 +117,13 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
         }
         _ => String::new(),
     };
-    let cells = cells_words(reading);
+    let cells = cells_words(&reading.cells);
     // A replication filed and not yet played: the next run plays its first look.
     if let Some([first, last]) = reading.replication {
-        let price = price(results, &reading.cells, first as f64);
         let most = if last > first { format!(", of at most {last} at its last look") } else { String::new() };
-        let spent = spent_books(results, &reading.cells);
+        // The cells it plays (a replication on variants of its own plays theirs), to its last look.
+        let cells: Vec<String> = reading.next.iter().map(|(id, _)| id.clone()).collect();
+        let spent = spent_books(results, &cells);
         let most = if spent.is_empty() {
             most
         } else {
@@ -134,9 +135,10 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
         return (
             format!(
                 "{corrected}its replication, filed as an amendment, plays its first look on the next run (`rebel-zero \
-                 balance` on the study resumes it): {first} fresh games{cells}{most}"
+                 balance` on the study resumes it): {first} fresh games{}{most}",
+                cells_words(&cells)
             ),
-            price,
+            growth_price(results, &reading.next),
         );
     }
     match (reading.games, reading.to_decide) {
@@ -199,8 +201,8 @@ fn more_games(results: &StudyResults, reading: &Reading) -> (String, Option<f64>
 }
 
 /// The cells a reading's games come from, in words (" in each of its 2 cells (…)").
-fn cells_words(reading: &Reading) -> String {
-    match reading.cells.as_slice() {
+fn cells_words(cells: &[String]) -> String {
+    match cells {
         [] => String::new(),
         [one] => format!(" in its cell ({one})"),
         many => format!(" in each of its {} cells ({})", many.len(), many.join(", ")),
@@ -238,7 +240,7 @@ fn replication(results: &StudyResults, reading: &Reading, needed: f64, repeats: 
     } else {
         ""
     };
-    let cells = cells_words(reading);
+    let cells = cells_words(&reading.cells);
     let spent = spent_books(results, &reading.cells);
     let openings = match (spent.is_empty(), repeats) {
         (true, false) => String::new(),
@@ -262,7 +264,8 @@ fn replication(results: &StudyResults, reading: &Reading, needed: f64, repeats: 
 
 /// The books of `cells`' variants that have run out, each as "VARIANT: N openings": a book settles for
 /// fewer openings than a cell of its variant asked for (a cell's own games take one opening each)
-/// when its candidates run out, and games past it repeat its openings.
+/// when its candidates run out, and games past it repeat its openings. (A book holds only what its
+/// cells have asked so far: one that has not run out grows with them.)
 fn spent_books(results: &StudyResults, cells: &[String]) -> Vec<String> {
     cells
         .iter()
@@ -273,6 +276,23 @@ fn spent_books(results: &StudyResults, cells: &[String]) -> Vec<String> {
             (asked as usize > book.openings).then(|| format!("{variant}: {} openings", book.openings))
         })
         .collect()
+}
+
+/// The CPU hours of growing each cell of `next` to its games, at the cell's own CPU seconds a game;
+/// `None` where a cell is not there or kept no time.
+fn growth_price(results: &StudyResults, next: &[(String, u32)]) -> Option<f64> {
+    if next.is_empty() {
+        return None;
+    }
+    let seconds: Option<f64> = next
+        .iter()
+        .map(|(id, games)| {
+            let cell = results.cells.iter().find(|c| &c.id == id)?;
+            let extra = games.saturating_sub(cell.games) as f64;
+            cpu_per_game(cell.seconds, cell.games, results.threads).map(|s| s * extra)
+        })
+        .sum();
+    seconds.map(|s| s / 3600.0)
 }
 
 /// The fresh games a replication needs per cell for power 0.8 at the effect that `needed` games would
@@ -288,15 +308,6 @@ fn stability(results: &StudyResults, reading: &Reading) -> (String, Option<f64>)
     // A compared rung read at a design's looks, short of its last: the next run plays its next look.
     if let Some(below) = reading.below.as_ref().filter(|b| !b.next.is_empty()) {
         let cells: Vec<String> = below.next.iter().map(|(id, _)| id.clone()).collect();
-        let seconds: Option<f64> = below
-            .next
-            .iter()
-            .map(|(id, games)| {
-                let cell = results.cells.iter().find(|c| &c.id == id)?;
-                let extra = games.saturating_sub(cell.games) as f64;
-                cpu_per_game(cell.seconds, cell.games, results.threads).map(|s| s * extra)
-            })
-            .sum();
         let games = below.next.first().map_or(0, |(_, games)| *games);
         return (
             format!(
@@ -305,7 +316,7 @@ fn stability(results: &StudyResults, reading: &Reading) -> (String, Option<f64>)
                 below.rung,
                 cells.join(", ")
             ),
-            seconds.map(|s| s / 3600.0),
+            growth_price(results, &below.next),
         );
     }
     if let Some(gap) = &reading.unseparated {
@@ -582,12 +593,19 @@ mod tests {
         assert!(hours.is_some());
         // Filed and not yet played, the replication is what the next run plays.
         reading.replication = Some([1750, 7000]);
-        let (text, _) = more_games(&results, &reading);
+        let cell = results.cells.iter().find(|c| c.id == "general-first@net-16").unwrap();
+        reading.next = vec![(cell.id.clone(), cell.games + 1750)];
+        let (text, hours) = more_games(&results, &reading);
         assert!(text.contains("plays its first look on the next run"), "{text}");
         assert!(
-            text.contains("1750 fresh games") && text.contains("of at most 7000 at its last look"),
+            text.contains("1750 fresh games in its cell (general-first@net-16)")
+                && text.contains("of at most 7000 at its last look"),
             "{text}"
         );
+        // Priced at the cell's own CPU time a game, for the games it still has to play.
+        let expected = cell.seconds * results.threads as f64 / cell.games as f64 * 1750.0 / 3600.0;
+        assert!(hours.is_some_and(|h| (h - expected).abs() < 1e-9), "{hours:?} against {expected}");
+        reading.next.clear();
         reading.replication = None;
         reading.look =
             Some("look 2 of 4 (2× the planned games): undecided; the next look is still to play".into());

@@ -5,10 +5,11 @@
 //! spec builds, every agent parses (`AgentSpec`, so new agent kinds such as `net:` work unchanged),
 //! and every claim names variants, skills, sides and metrics that exist.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::{Context, bail};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::agents::AgentSpec;
 use crate::game::{AnyGame, Game};
@@ -263,25 +264,39 @@ pub struct Claim {
     /// ([`super::sequential`]).
     #[serde(default)]
     pub sequential: Option<Vec<f64>>,
-    /// A replication, filed as an amendment once the claim's design was played out undecided: the
-    /// claim is read again on one ladder from fresh games only, at looks of their own.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replication: Option<Replication>,
+    /// Replications, each filed as an amendment once the reading before it (the design's, then the
+    /// replication before) was played out undecided: the claim is read again on one ladder from fresh
+    /// games only, at looks of their own ([`Replication`]; one table, or a list).
+    #[serde(default, deserialize_with = "one_or_many_replications", skip_serializing_if = "Vec::is_empty")]
+    pub replication: Vec<Replication>,
 }
 
-/// Fresh games for a claim whose design has read its last look undecided. Reading the old games again
-/// at a new look would spend the test's level a second time (its type-I error would grow with every
-/// look added after the fact), so a replication reads only the games each cell plays after the first
-/// `after` × its planned games, at `looks` of its own (a fixed design for one look, else a
-/// group-sequential one, as [`Claim::sequential`]), and the old games stay in the report beside it.
-/// Until its first look is played the claim keeps the verdict of the design it replaces.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+// Replications: fresh games for a claim whose design has read its last look undecided.
+//
+// Reading the old games again at a new look would spend the test's level a second time (its type-I
+// error would grow with every look added after the fact), so a replication reads only games none of
+// the designs before it read, at looks of its own, and the old readings stay in the report and in
+// Holm's family beside it. A claim may file several, each once the one before it read its last look
+// undecided (`replication = [{ … }, { … }]`; one table for one). Fresh games come from later games
+// of the same cells (`after`), or, where those cells' books have been played through and their later
+// games would repeat the earlier ones, from variants of the same rules that open otherwise
+// (`variants`, each a variant of the study with its own `opening`).
+
+/// One replication of a claim, filed as an amendment. Until its first look is played the claim keeps
+/// the verdict of the reading it replaces.
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Replication {
     /// The ladder it plays: `network`, `rollout` or `search`.
     pub ladder: EvidenceKind,
+    /// The variants it plays in place of those the test reads (`{ general-first = "general-first-6" }`):
+    /// the same rules (the same spec) with openings of their own, for a replication whose cells have
+    /// played through their books. Every variant the test reads is mapped, or none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub variants: BTreeMap<String, String>,
     /// The games of each cell it leaves unread, as a multiple of the cell's planned games: those the
-    /// replaced design read.
+    /// replaced design read (0 on variants of its own, whose games are all fresh).
+    #[serde(default)]
     pub after: f64,
     /// Looks, as multiples of the planned games counted from `after` (`[17.5]`: one look at 7,000 new
     /// games in each 400-game cell), with O'Brien–Fleming-type alpha spending where there are several.
@@ -291,10 +306,193 @@ pub struct Replication {
     /// verdict would decide, not at a crossing the correction then overturns.
     #[serde(default = "one_sided")]
     pub alpha: f64,
+    /// The claim's test on the variants it plays, resolved when the study is checked (`None` where it
+    /// plays the claim's own).
+    #[serde(skip)]
+    pub test: Option<ClaimTest>,
 }
 
 fn one_sided() -> f64 {
     super::sequential::ONE_SIDED
+}
+
+impl Replication {
+    /// The test it reads: the claim's, on its own variants where it names them.
+    pub fn test<'t>(&'t self, claim_test: &'t ClaimTest) -> &'t ClaimTest {
+        self.test.as_ref().unwrap_or(claim_test)
+    }
+
+    /// `on general-first-6, rebels-first-6`, or nothing where it plays the claim's own variants.
+    pub fn variants_words(&self) -> String {
+        if self.variants.is_empty() {
+            return String::new();
+        }
+        let played: Vec<&str> = self.variants.values().map(String::as_str).collect();
+        format!(" on {}", played.join(", "))
+    }
+}
+
+/// A claim's `replication`: one table, or a list of them in the order they were filed.
+pub fn one_or_many_replications<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Replication>, D::Error> {
+    struct Visitor;
+    impl<'de> serde::de::Visitor<'de> for Visitor {
+        type Value = Vec<Replication>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a replication table, or a list of them")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            Replication::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(|r| vec![r])
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            Vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+        }
+    }
+    d.deserialize_any(Visitor)
+}
+
+/// Checks a replication of a claim whose test is `test` (already resolved), read after the claim's
+/// design (`design_games`: its last look, as a multiple of the planned games) and the replications
+/// filed `earlier`, and, where it plays variants of its own, resolves the test on them.
+pub fn check_replication(
+    study: &LoadedStudy,
+    test: &ClaimTest,
+    design_games: f64,
+    earlier: &[Replication],
+    replication: &mut Replication,
+) -> anyhow::Result<()> {
+    check_looks(&replication.looks)?;
+    if !(replication.alpha > 0.0 && replication.alpha <= super::sequential::ONE_SIDED) {
+        bail!("`alpha` is a one-sided level above 0 and at most 0.025");
+    }
+    if matches!(replication.ladder, EvidenceKind::Exact) {
+        bail!("a proof is not replicated; name a ladder (network, rollout or search)");
+    }
+    if matches!(test, ClaimTest::Trend { .. }) {
+        bail!("a trend reads the cross-play's ratings, which a replication does not play again");
+    }
+    let mut measures = test.clone();
+    let measures = measures_mut(&mut measures);
+    if measures.is_empty() || measures.iter().any(|m| m.resolved().quantity.only_from_tables()) {
+        bail!("a reading of the tables has no games to replicate");
+    }
+    if replication.variants.is_empty() {
+        if !(replication.after.is_finite() && replication.after > 0.0) {
+            bail!("`after` must be the positive multiple of the planned games already read");
+        }
+    } else {
+        if !(replication.after.is_finite() && replication.after >= 0.0) {
+            bail!("`after` must be a multiple of the planned games, 0 or more");
+        }
+        replication.test = Some(mapped_test(study, test, &replication.variants)?);
+    }
+    // Fresh games only: none that the design or an earlier replication of the same cells read.
+    let cells = plays(replication, test);
+    let read = earlier
+        .iter()
+        .filter(|e| e.ladder == replication.ladder && plays(e, test) == cells)
+        .map(|e| e.after + e.looks.last().copied().unwrap_or(0.0))
+        .chain((replication.variants.is_empty()).then_some(design_games))
+        .fold(0.0, f64::max);
+    if replication.after < read {
+        bail!(
+            "`after` = {} would read games an earlier reading of the same cells read (their first {read} × the \
+             planned games); give `after` = {read} or more",
+            replication.after
+        );
+    }
+    Ok(())
+}
+
+/// The variants whose cells a replication plays.
+fn plays(replication: &Replication, test: &ClaimTest) -> BTreeSet<String> {
+    match &replication.test {
+        Some(mapped) => test_variants(mapped),
+        None => test_variants(test),
+    }
+}
+
+/// The variants a test's measures read.
+fn test_variants(test: &ClaimTest) -> BTreeSet<String> {
+    let mut test = test.clone();
+    measures_mut(&mut test).iter().map(|m| m.variant.clone()).collect()
+}
+
+/// `test` on the variants `variants` maps its own to, resolved: each the same rules from a book of
+/// its own, one for one, none of them read by the test itself.
+fn mapped_test(
+    study: &LoadedStudy,
+    test: &ClaimTest,
+    variants: &BTreeMap<String, String>,
+) -> anyhow::Result<ClaimTest> {
+    let mut mapped = test.clone();
+    let read = test_variants(test);
+    let named: BTreeSet<String> = variants.keys().cloned().collect();
+    if read != named {
+        bail!(
+            "`variants` maps every variant the test reads ({}) and no other; it maps {}",
+            words(&read),
+            words(&named)
+        );
+    }
+    let targets: BTreeSet<&String> = variants.values().collect();
+    if targets.len() < variants.len() {
+        bail!("`variants` maps each variant to one of its own: two may not share one");
+    }
+    for (from, to) in variants {
+        if read.contains(to) {
+            bail!("`variants`: `{to}` is read by the test itself, so its games are not fresh");
+        }
+        check_same_rules(study, from, to)?;
+    }
+    for m in measures_mut(&mut mapped) {
+        m.variant = variants[&m.variant].clone();
+        m.resolved = None;
+    }
+    check_test(study, &mut mapped)?;
+    Ok(mapped)
+}
+
+/// `to` plays `from`'s rules (the same spec) from a book of its own (a different `opening`): else
+/// its games would not be fresh, or not a replication.
+fn check_same_rules(study: &LoadedStudy, from: &str, to: &str) -> anyhow::Result<()> {
+    let (Some(a), Some(b)) = (study.variant_index(from), study.variant_index(to)) else {
+        bail!("`variants`: the study has no variant `{to}`");
+    };
+    // The rules as the game states them, so that two spellings of one ruleset compare equal.
+    let rules = |v: usize| with_game!(&study.games[v], |g| crate::game::Game::spec(g).to_string());
+    if rules(a) != rules(b) {
+        bail!(
+            "`variants`: `{to}` plays `{}`, not the rules of `{from}` (`{}`); a replication plays the same rules",
+            study.study.variants[b].spec,
+            study.study.variants[a].spec
+        );
+    }
+    if study.opening_plies(a) == study.opening_plies(b) {
+        bail!(
+            "`variants`: `{to}` opens with {} plies as `{from}` does; give it an `opening` of its own, so that \
+             its book deals other openings",
+            study.opening_plies(b)
+        );
+    }
+    Ok(())
+}
+
+fn words(names: &BTreeSet<String>) -> String {
+    if names.is_empty() {
+        return "none".to_string();
+    }
+    names.iter().map(String::as_str).collect::<Vec<_>>().join(", ")
+}
+
+/// Every measure of a test.
+fn measures_mut(test: &mut ClaimTest) -> Vec<&mut Measure> {
+    match test {
+        ClaimTest::Threshold { measure, .. }
+        | ClaimTest::Near { measure, .. }
+        | ClaimTest::Trend { measure, .. } => vec![measure],
+        ClaimTest::Compare { a, b, .. } | ClaimTest::CloserToHalf { a, b } => vec![a, b],
+        ClaimTest::Solver { .. } | ClaimTest::WinsGained { .. } => Vec::new(),
+    }
 }
 
 impl Claim {
@@ -310,9 +508,12 @@ impl Claim {
             "sequential": self.sequential,
             "lab_reading": self.lab_reading,
         });
-        // Only where there is one, so that the prints of claims without a replication stay as recorded.
-        if let Some(replication) = &self.replication {
-            what["replication"] = serde_json::json!(replication);
+        // Only where there is one, so that the prints of claims without a replication stay as recorded
+        // (and a single one prints as the table it was filed as).
+        match self.replication.as_slice() {
+            [] => {}
+            [one] => what["replication"] = serde_json::json!(one),
+            many => what["replication"] = serde_json::json!(many),
         }
         let digest = Sha256::digest(what.to_string().as_bytes());
         digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
@@ -797,6 +998,12 @@ impl Study {
                 bail!("claim `{}` appears twice", claim.id);
             }
             check_test(&loaded, &mut claim.test).with_context(|| format!("claim `{}`", claim.id))?;
+            let design_games = claim.sequential.as_ref().and_then(|l| l.last().copied()).unwrap_or(1.0);
+            for r in 0..claim.replication.len() {
+                let (earlier, rest) = claim.replication.split_at_mut(r);
+                check_replication(&loaded, &claim.test, design_games, earlier, &mut rest[0])
+                    .with_context(|| format!("claim `{}`: replication {}", claim.id, r + 1))?;
+            }
             if let Some(exact) = &claim.exact {
                 check_exact(&loaded, &exact.variant, &exact.winner)
                     .with_context(|| format!("claim `{}`: exact", claim.id))?;
@@ -820,25 +1027,8 @@ impl Study {
 /// Looks are increasing positive multiples of the planned games, and a claim that reads every rung or
 /// a proof has none.
 fn check_sequential(claim: &Claim) -> anyhow::Result<()> {
-    if let Some(replication) = &claim.replication {
-        check_looks(&replication.looks).context("replication")?;
-        if !(replication.alpha > 0.0 && replication.alpha <= super::sequential::ONE_SIDED) {
-            bail!("replication: `alpha` is a one-sided level above 0 and at most 0.025");
-        }
-        if !(replication.after.is_finite() && replication.after > 0.0) {
-            bail!("replication: `after` must be the positive multiple of the planned games already read");
-        }
-        if matches!(replication.ladder, EvidenceKind::Exact) {
-            bail!("replication: a proof is not replicated; name a ladder (network, rollout or search)");
-        }
-        if matches!(claim.test, ClaimTest::Trend { .. }) {
-            bail!(
-                "replication: a trend reads the cross-play's ratings, which a replication does not play again"
-            );
-        }
-    }
     let Some(looks) = &claim.sequential else {
-        return check_test_has_looks(claim, claim.replication.is_some());
+        return check_test_has_looks(claim, !claim.replication.is_empty());
     };
     check_looks(looks)?;
     check_test_has_looks(claim, true)

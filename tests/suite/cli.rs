@@ -245,14 +245,15 @@ fn runtime_failures_are_a_clear_error_with_exit_code_1() {
 const SIXTEEN_GAMES: &str = "docs/studies/sixteen/games.jsonl.gz";
 
 /// The openings `match --book` deals from the committed sixteen-rebels games: those of its cell with
-/// the most (a claim's design or replication grows them as the study plays on).
-fn sixteen_book_openings() -> usize {
+/// the most (a claim's design or replication grows them as the study plays on), and that cell.
+fn sixteen_book() -> (usize, String) {
     use rebel_zero::game::{GameRecord, read_records, recorded_openings};
     let records: Vec<GameRecord> =
         read_records(std::path::Path::new(SIXTEEN_GAMES)).unwrap().into_iter().map(|r| r.record).collect();
     let start =
         records.iter().find(|r| r.spec == "sixteen-rebels").expect("a sixteen-rebels game").start.clone();
-    recorded_openings(&records, "sixteen-rebels", &start).expect("openings").lines.len()
+    let book = recorded_openings(&records, "sixteen-rebels", &start).expect("openings");
+    (book.lines.len(), book.group)
 }
 
 /// `match --book` opens its games with the openings a study drew, in the study's order, each for two
@@ -266,7 +267,7 @@ fn match_opens_with_the_openings_of_a_studys_games() {
     let output = run(&[&args[..], &["--book", SIXTEEN_GAMES, "--out", out.to_str().unwrap()]].concat());
     assert!(output.status.success(), "{}", stderr(&output));
     let printed = stdout(&output);
-    let book = sixteen_book_openings();
+    let (book, cell) = sixteen_book();
     assert!(book >= 3200, "{book}");
     assert!(
         printed
@@ -277,15 +278,16 @@ fn match_opens_with_the_openings_of_a_studys_games() {
     assert!(printed.contains("games of 5 in 3 clusters"), "{printed}");
     let played: Vec<GameRecord> =
         read_records(&out.join("games.jsonl")).unwrap().into_iter().map(|r| r.record).collect();
-    let opening = |record: &GameRecord| record.moves[..4].to_vec();
-    assert!(played.iter().all(|r| r.opening == 4));
     // The study's cells play its book in order, one opening per game where an agent plays itself.
     let study: Vec<GameRecord> = read_records(std::path::Path::new(SIXTEEN_GAMES))
         .unwrap()
         .into_iter()
         .map(|r| r.record)
-        .filter(|r| r.cell.as_deref() == Some("general-first@net-64"))
+        .filter(|r| r.cell.as_deref() == Some(cell.as_str()))
         .collect();
+    let plies = study[0].opening;
+    assert!(plies > 0 && played.iter().all(|r| r.opening == plies), "{cell}: {plies} plies");
+    let opening = |record: &GameRecord| record.moves[..plies as usize].to_vec();
     let book = |index: usize| opening(study.iter().find(|r| r.game == index).unwrap());
     for (game, line) in [(0, 0), (1, 0), (2, 1), (3, 1), (4, 2)] {
         assert_eq!(opening(&played[game]), book(line), "game {game}");
@@ -355,8 +357,8 @@ fn match_sprt_stops_when_the_pairs_decide() {
     assert_eq!(undecided["games"], 16);
 
     let args = ["match", "sixteen-rebels", "--agent", "random", "--agent", "random", "--book", SIXTEEN_GAMES];
-    // Without --games, each of the book's openings (its largest cell's: C2's and C8's designs grew it) at most once.
-    let book = sixteen_book_openings();
+    // Without --games, each of the book's openings (its largest cell's: C2's replications grew it) at most once.
+    let (book, _) = sixteen_book();
     // Bounds one Elo apart: equal players stay far from either bound over the whole book.
     let printed = stdout(&run(&[&args[..], &["--sprt=-0.5,0.5"]].concat()));
     assert!(

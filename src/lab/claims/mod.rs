@@ -158,7 +158,8 @@ pub struct Reading {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub holm_new: Option<f64>,
     /// The fresh games per cell a replication filed for this reading's claim reads at its first look
-    /// and at its last, while the first are still to play (the reading is then the replaced design's).
+    /// and at its last, while the first are still to play (the reading is then the one it replaces:
+    /// the design's, or the replication before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replication: Option<[u32; 2]>,
 }
@@ -413,12 +414,8 @@ fn judge(evidence: &Evidence, claim: &Claim) -> ClaimResult {
         test => {
             for ladder in study.ladders.iter().rev() {
                 let reading = ladder_reading(evidence, ladder, design.as_deref(), test, 0.0);
-                match claim.replication.as_ref().filter(|r| r.ladder == ladder.kind) {
-                    None => readings.extend(reading),
-                    Some(replication) => {
-                        readings.extend(replicated_readings(evidence, ladder, replication, test, reading))
-                    }
-                }
+                let replications = claim.replication.iter().filter(|r| r.ladder == ladder.kind);
+                readings.extend(replicated_readings(evidence, ladder, replications, test, reading));
             }
         }
     }
@@ -453,42 +450,84 @@ fn describe_design(design: &Design) -> String {
     )
 }
 
-/// A claim's readings on `ladder` under a replication: once its first look is played, its reading of
-/// the fresh games, which decides, beside the `replaced` design's reading; until then the replaced
-/// reading alone, which grows the cells for that look. Both stay in Holm's family: the replication
-/// is one more test of the claim, and the family's correction counts it.
-fn replicated_readings(
+/// A claim's readings on `ladder` under its replications, newest first: each replication whose first
+/// look is played reads its fresh games, which decide, beside the readings it replaces; the first one
+/// not yet played is filed on the reading that decides until then (the `replaced` design's, or the
+/// replication before), which grows its cells for that look once it has read its own last look
+/// undecided. All stay in Holm's family: each replication is one more test of the claim, and the
+/// family's correction counts it.
+fn replicated_readings<'r>(
+    evidence: &Evidence,
+    ladder: &Ladder,
+    replications: impl Iterator<Item = &'r Replication>,
+    test: &ClaimTest,
+    replaced: Option<Reading>,
+) -> Vec<Reading> {
+    let mut readings: Vec<Reading> = replaced.into_iter().collect();
+    let mut filed = false;
+    for replication in replications {
+        let design = Design::cached(&replication.looks, replication.alpha);
+        let test = replication.test(test);
+        match ladder_reading(evidence, ladder, Some(&design), test, replication.after) {
+            Some(mut reading) => {
+                reading.rungs =
+                    format!("{}, replication{} on fresh games", reading.rungs, replication.variants_words());
+                reading.look = reading
+                    .look
+                    .map(|look| format!("replication at one-sided {}, {look}", replication.alpha));
+                readings.insert(0, reading);
+            }
+            None if !filed => {
+                filed = true;
+                // A reading still growing to its next look, or decided, is not replicated yet.
+                let deciding = readings.first_mut().filter(|r| r.next.is_empty() && !r.raw.decisive());
+                if let Some(deciding) = deciding {
+                    file_replication(evidence, ladder, replication, test, deciding);
+                }
+            }
+            None => {}
+        }
+    }
+    readings
+}
+
+/// A replication not yet played, filed on the reading that decides until its first look: the cells it
+/// plays grow to that look, and the reading says so.
+fn file_replication(
     evidence: &Evidence,
     ladder: &Ladder,
     replication: &Replication,
     test: &ClaimTest,
-    replaced: Option<Reading>,
-) -> Vec<Reading> {
-    let design = Design::cached(&replication.looks, replication.alpha);
-    if let Some(mut reading) = ladder_reading(evidence, ladder, Some(&design), test, replication.after) {
-        reading.rungs = format!("{}, replication on fresh games", reading.rungs);
-        reading.look =
-            reading.look.map(|look| format!("replication at one-sided {}, {look}", replication.alpha));
-        return std::iter::once(reading).chain(replaced).collect();
-    }
-    let Some(mut reading) = replaced else { return Vec::new() };
-    let Some(&top) = ladder.rungs.last() else { return vec![reading] };
-    let games_at = |look: f64| games_of(evidence.planned(top), replication.after, look);
-    let first = games_at(replication.looks[0]);
-    reading.next = reading.cells.iter().map(|id| (id.clone(), first.end as u32)).collect();
+    reading: &mut Reading,
+) {
+    let measures = level_measures(test);
+    let Some(rungs) = measures.iter().map(|m| evidence.rung(ladder, m)).collect::<Option<Vec<usize>>>()
+    else {
+        return;
+    };
+    let Some(&top) = rungs.iter().max_by_key(|&&r| ladder.rungs.iter().position(|&x| x == r)) else { return };
+    let games_at = |rung: usize, look: f64| games_of(evidence.planned(rung), replication.after, look);
+    let first = games_at(top, replication.looks[0]);
+    reading.next = measures
+        .iter()
+        .zip(rungs)
+        .map(|(m, r)| {
+            (cell_id(&m.variant, &evidence.study.labels[r]), games_at(r, replication.looks[0]).end as u32)
+        })
+        .collect();
     let filed = format!(
-        "a replication is filed: its first look reads games {}–{} of each cell, {} fresh games, still to play",
+        "a replication{} is filed: its first look reads games {}–{} of each cell, {} fresh games, still to play",
+        replication.variants_words(),
         first.start + 1,
         first.end,
         first.len()
     );
-    reading.look = Some(match reading.look {
+    reading.look = Some(match reading.look.take() {
         Some(look) => format!("{look}; {filed}"),
         None => filed,
     });
-    let last = games_at(*replication.looks.last().expect("a look"));
+    let last = games_at(top, *replication.looks.last().expect("a look"));
     reading.replication = Some([first.len() as u32, last.len() as u32]);
-    vec![reading]
 }
 
 /// A level test read on one ladder: at its rung (the top unless the measure names one; every rung for

@@ -1077,3 +1077,132 @@ fn a_replication_is_checked() {
         assert!(error.contains(says), "{replication} {test}: {error}");
     }
 }
+
+/// A claim's second replication, filed once the first read its last look undecided with its books
+/// played through, plays the same rules from openings of their own: until its first look is played
+/// the first replication decides and the new variants' cells grow; once played, its reading of those
+/// cells decides, and Holm's correction counts all three readings.
+#[test]
+fn a_second_replication_on_variants_of_its_own_reads_their_games_beside_the_first() {
+    let text = "name = \"t\"\nseed = 1\nmin_games = 1\n\
+        [[variants]]\nname = \"a\"\nspec = \"sixteen-rebels\"\n\
+        [[variants]]\nname = \"a6\"\nspec = \"sixteen-rebels\"\nopening = 6\n\
+        [[skills]]\nagent = \"mcts:sims=8\"\ngames = 100\nlabel = \"r0\"\n\
+        [[claims]]\nid = \"C2\"\nquote = \"q\"\n\
+        test = { kind = \"threshold\", measure = { variant = \"a\", side = \"rebels\" }, op = \"at_least\", value = 0.5 }\n\
+        sequential = [1, 2]\n\
+        replication = [\n  { ladder = \"rollout\", after = 2, looks = [4] },\n  { ladder = \"rollout\", variants = { a = \"a6\" }, looks = [2] },\n]\n";
+    let s = Study::from_text(text).unwrap_or_else(|e| panic!("{e:#}"));
+    let judge = |a: Vec<GameStats>, a6: Vec<GameStats>| {
+        let stats = [vec![a], vec![a6]];
+        Fixture::new(&s, &stats).judge().remove(0)
+    };
+    // The design and the first replication, both on the bound; the first replication's own fresh
+    // games read, its last look undecided.
+    let played_out = || {
+        let mut cell = hundreds_from(0, 200, [50, 50]);
+        cell.extend(hundreds_from(200, 400, [50, 50]));
+        cell
+    };
+    let filed = judge(played_out(), hundreds_from(0, 100, [38, 62]));
+    assert_eq!(filed.readings.len(), 2, "{filed:?}");
+    let deciding = &filed.readings[0];
+    assert!(deciding.rungs.contains("replication on fresh games"), "{deciding:?}");
+    assert!(
+        deciding
+            .look
+            .as_deref()
+            .is_some_and(|l| l.contains("a replication on a6 is filed") && l.contains("games 1–200")),
+        "{deciding:?}"
+    );
+    assert_eq!(deciding.replication, Some([200, 200]));
+    assert_eq!(filed.growth(), vec![(cell_id("a6", "r0"), 200)], "the new variant's cell grows");
+    assert_eq!(filed.verdict, Verdict::Inconclusive);
+    // Its games lean to the Rebels and decide, read from the new variant's cell alone.
+    let played = judge(played_out(), hundreds_from(0, 200, [38, 62]));
+    assert_eq!(played.readings.len(), 3, "{played:?}");
+    let second = &played.readings[0];
+    assert!(second.rungs.contains("replication on a6 on fresh games"), "{second:?}");
+    assert!(second.measurement.contains("a6@r0") && !second.measurement.contains("(games"), "{second:?}");
+    assert_eq!((second.raw, played.verdict), (Verdict::Supported, Verdict::Supported));
+    let (p, holm) = (second.p_value.unwrap(), second.p_holm.unwrap());
+    assert!((holm - (3.0 * p).min(1.0)).abs() < 1e-12, "Holm over all three readings: {p} → {holm}");
+    assert!(played.growth().is_empty());
+    // The same games on the bound decide nothing, however the old cell's games lean.
+    let mut leaning = hundreds_from(0, 200, [20, 80]);
+    leaning.extend(hundreds_from(200, 400, [20, 80]));
+    let bound = judge(leaning, hundreds_from(0, 200, [50, 50]));
+    assert_eq!(bound.readings[0].raw, Verdict::Inconclusive, "{bound:?}");
+}
+
+/// A replication on variants of its own maps every variant its test reads to one of the study's
+/// that plays the same rules from another book; anything else is refused, naming the problem.
+#[test]
+fn a_replication_on_variants_of_its_own_is_checked() {
+    let load = |replication: &str| {
+        let text = format!(
+            "name = \"t\"\nseed = 1\nmin_games = 1\n\
+             [[variants]]\nname = \"a\"\nspec = \"sixteen-rebels\"\n\
+             [[variants]]\nname = \"b\"\nspec = \"sixteen-rebels:first=rebels\"\n\
+             [[variants]]\nname = \"a6\"\nspec = \"sixteen-rebels\"\nopening = 6\n\
+             [[variants]]\nname = \"b6\"\nspec = \"sixteen-rebels:first=rebels\"\nopening = 6\n\
+             [[variants]]\nname = \"a4\"\nspec = \"sixteen-rebels\"\n\
+             [[skills]]\nagent = \"mcts:sims=8\"\ngames = 100\n\
+             [[claims]]\nid = \"C2\"\nquote = \"q\"\n\
+             test = {{ kind = \"compare\", a = {{ variant = \"a\", side = \"rebels\" }}, b = {{ variant = \"b\", side = \"rebels\" }}, direction = \"greater\" }}\n\
+             replication = {replication}\n"
+        );
+        Study::from_text(&text)
+    };
+    // a6 and b6 replay a's and b's rules from 6 plies.
+    let loaded = load("{ ladder = \"rollout\", variants = { a = \"a6\", b = \"b6\" }, looks = [2] }")
+        .unwrap_or_else(|e| panic!("{e:#}"));
+    let replication = &loaded.study.claims[0].replication[0];
+    let ClaimTest::Compare { a, b, .. } = replication.test(&loaded.study.claims[0].test) else {
+        panic!("a compare")
+    };
+    assert_eq!((a.variant.as_str(), b.variant.as_str()), ("a6", "b6"));
+    assert_eq!((a.resolved().variant, b.resolved().variant), (2, 3), "resolved on the variants it plays");
+    for (replication, says) in [
+        (
+            "{ ladder = \"rollout\", variants = { a = \"a6\" }, looks = [2] }",
+            "maps every variant the test reads",
+        ),
+        ("{ ladder = \"rollout\", variants = { a = \"a6\", b = \"a4\" }, looks = [2] }", "same rules"),
+        ("{ ladder = \"rollout\", variants = { a = \"a4\", b = \"b\" }, looks = [2] }", "opening"),
+        ("{ ladder = \"rollout\", variants = { a = \"a6\", b = \"zz\" }, looks = [2] }", "no variant `zz`"),
+        ("{ ladder = \"rollout\", looks = [2] }", "after"),
+        (
+            "{ ladder = \"rollout\", variants = { a = \"b\", b = \"b6\" }, looks = [2] }",
+            "read by the test itself",
+        ),
+        ("{ ladder = \"rollout\", variants = { a = \"a6\", b = \"a6\" }, looks = [2] }", "two may not share"),
+        (
+            "[{ ladder = \"rollout\", variants = { a = \"a6\", b = \"b6\" }, looks = [2] }, { ladder = \"rollout\", variants = { a = \"a6\", b = \"b6\" }, after = 1, looks = [2] }]",
+            "give `after` = 2",
+        ),
+        (
+            "[{ ladder = \"rollout\", after = 1, looks = [2] }, { ladder = \"rollout\", after = 2, looks = [2] }]",
+            "give `after` = 3",
+        ),
+    ] {
+        let error = format!("{:#}", load(replication).expect_err("refused"));
+        assert!(error.contains(says), "{replication}: {error}");
+    }
+}
+
+/// A claim's print (which amendments key on) is the same for one replication written as a table or
+/// as a list of one, and changes when a second is filed.
+#[test]
+fn a_replication_prints_alike_as_a_table_or_a_list_of_one() {
+    let claim = |replication: &str| {
+        let text = format!(
+            "[[claims]]\nid = \"C2\"\nquote = \"q\"\ntest = {{ kind = \"threshold\", measure = {{ variant = \"a\", side = \"rebels\" }}, op = \"at_least\", value = 0.5 }}\nreplication = {replication}\n"
+        );
+        study(&["a"], &[("mcts:sims=8", 100)], &text).study.claims[0].print()
+    };
+    let one = "{ ladder = \"rollout\", after = 1, looks = [2] }";
+    let two = "{ ladder = \"rollout\", after = 3, looks = [2] }";
+    assert_eq!(claim(one), claim(&format!("[{one}]")));
+    assert_ne!(claim(one), claim(&format!("[{one}, {two}]")));
+}
